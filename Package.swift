@@ -1,0 +1,49 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "glass-gpu",
+  platforms: [.macOS(.v13)],
+  products: [
+    .library(name: "GLESGlass", targets: ["GLESGlass"]),
+    .executable(name: "glass-gpu", targets: ["glass-gpu"]),
+    .executable(name: "glass-gpu-bench", targets: ["glass-gpu-bench"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
+  ],
+  targets: [
+    // Private C plumbing: EGL, GLES 3 and a dlopen'd GBM. Only GLESGlass imports it.
+    .target(
+      name: "CEGL",
+      linkerSettings: [.linkedLibrary("EGL"), .linkedLibrary("GLESv2"), .linkedLibrary("dl")]
+    ),
+    // Private C plumbing: libpng decode/encode with libpng's error jumps kept on the C side.
+    .target(
+      name: "CPNG",
+      linkerSettings: [.linkedLibrary("png16")]
+    ),
+    // Turns Sources/Shaders/*.glsl into Swift string literals at build time.
+    .executableTarget(name: "shader-embed"),
+    .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["shader-embed"]),
+    .target(name: "Shaders", plugins: ["EmbedShaders"]),
+    .target(name: "GLESGlass", dependencies: ["CEGL", "CPNG", "Shaders"]),
+    .executableTarget(
+      name: "glass-gpu",
+      dependencies: ["GLESGlass", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
+    .executableTarget(
+      name: "glass-gpu-bench",
+      dependencies: [
+        "GLESGlass", "GlassTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // Procedural images and the exact numeric oracle, shared by the tests and the benchmark.
+    .target(name: "GlassTestSupport", dependencies: ["GLESGlass"]),
+    .testTarget(
+      name: "GLESGlassTests",
+      dependencies: ["GLESGlass", "GlassTestSupport"],
+      exclude: ["Fixtures"]
+    ),
+  ]
+)

@@ -1,0 +1,36 @@
+// Private libpng plumbing for GLESGlass. libpng reports errors with longjmp, which
+// Swift cannot cross, so every call that may fail lives here and returns a status
+// and a message instead.
+#ifndef CPNG_H
+#define CPNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// What a PNG header says, before any pixel is decoded.
+typedef struct {
+  uint32_t width;
+  uint32_t height;
+  int bit_depth;     // bits per sample in the file: 1, 2, 4, 8 or 16
+  int color_type;    // PNG colour type in the file
+  int interlaced;    // 1 for Adam7
+  int has_trns;      // 1 when a tRNS chunk gives transparency
+} cpng_info;
+
+/// Reads the signature and IHDR. Returns 0, or -1 with a message in `err`.
+int cpng_read_header(const uint8_t *data, size_t size, cpng_info *info,
+                     char *err, size_t err_size);
+
+/// Decodes to RGBA: 8 bits per channel when `depth` is 8, native-endian 16 bits
+/// when 16. `out` holds width * height * 4 * depth / 8 bytes. Warnings libpng only
+/// warns about (a bad ICC profile, say) are collected in `warn`. Returns 0, or -1
+/// with a message in `err`.
+int cpng_decode(const uint8_t *data, size_t size, int depth, void *out, size_t out_size,
+                char *err, size_t err_size, char *warn, size_t warn_size);
+
+/// Encodes RGBA rows (8 bits, or native-endian 16 bits when `depth` is 16) to the
+/// file at `path`. `compression` is a zlib level 0-9. Returns 0, or -1 with a message.
+int cpng_encode_file(const char *path, const void *pixels, uint32_t width, uint32_t height,
+                     int depth, size_t row_bytes, int compression, char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,160 @@
+/// The CPU reference backend: the same primitives and the same storage formats
+/// as the GLES backend, in Swift, on every core.
+public final class CPUBackend: @unchecked Sendable {
+  private var pool = ImagePool<CPUImage>()
+
+  /// A CPU backend.
+  public init() {}
+
+  /// Images handed out by the pool and not yet returned (0 between renders).
+  public var poolInUse: Int { pool.inUse }
+}
+
+/// An image of the CPU backend.
+final class CPUImage {
+  let descriptor: ImageDescriptor
+  /// Premultiplied linear pixels (`linearHalf`).
+  var linear: [SIMD4<Float>] = []
+  /// Encoded pixels (`srgb8`, `srgb16`).
+  var encoded: RGBAImage
+  /// A source not yet converted; converted at first read, inside the render phase.
+  var pending: RenderGraph.SourceImport?
+  /// The output wraps the caller's buffer; it and encoded sources are not pooled.
+  var isOutput = false
+  var isPooled = true
+
+  /// An image that wraps `encoded` pixels it does not own: the output, a raw source.
+  init(wrapping encoded: RGBAImage, descriptor: ImageDescriptor) {
+    self.descriptor = descriptor
+    self.encoded = encoded
+    self.isPooled = false
+  }
+
+  init(_ descriptor: ImageDescriptor) {
+    self.descriptor = descriptor
+    switch descriptor.format {
+    case .linearHalf:
+      linear = [SIMD4<Float>](repeating: .zero, count: descriptor.size.pixelCount)
+      encoded = RGBAImage(size: PixelSize(width: 0, height: 0), depth: .eight)
+    case .srgb8:
+      encoded = RGBAImage(size: descriptor.size, depth: .eight)
+    case .srgb16:
+      encoded = RGBAImage(size: descriptor.size, depth: .sixteen)
+    }
+  }
+
+  /// Converts a pending source: binary16 premultiplied linear, widened to Float.
+  func materialize() {
+    guard let source = pending else { return }
+    pending = nil
+    encoded = RGBAImage(size: PixelSize(width: 0, height: 0), depth: .eight)
+    linear = [SIMD4<Float>](repeating: .zero, count: descriptor.size.pixelCount)
+    let width = descriptor.size.width
+    for rect in source.rects where !rect.isEmpty {
+      var bits = [UInt16](repeating: 0, count: 4 * rect.pixelCount)
+      bits.withUnsafeMutableBufferPointer { buffer in
+        PremultipliedLinear.convert(source.image, rect: rect, into: buffer.baseAddress.unsafelyUnwrapped)
+      }
+      for row in 0..<rect.height {
+        for column in 0..<rect.width {
+          let s = 4 * (row * rect.width + column)
+          linear[(rect.y + row) * width + rect.x + column] = SIMD4(
+            Half.float(bits: bits[s]), Half.float(bits: bits[s + 1]), Half.float(bits: bits[s + 2]),
+            Half.float(bits: bits[s + 3]))
+        }
+      }
+    }
+  }
+}
+
+extension CPUBackend: RenderBackend {
+  typealias Image = CPUImage
+
+  func perform<T>(_ body: () throws -> T) throws -> T { try body() }
+
+  func upload(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> CPUImage {
+    // Nothing happens here: the CPU backend has no upload. A linear source is
+    // converted at its first read, inside the render phase.
+    let image = CPUImage(wrapping: source.image, descriptor: descriptor)
+    if descriptor.format == .linearHalf { image.pending = source }
+    return image
+  }
+
+  func makeOutput(_ descriptor: ImageDescriptor, target: inout RGBAImage) throws -> CPUImage {
+    let image = CPUImage(wrapping: target, descriptor: descriptor)
+    target = RGBAImage(size: PixelSize(width: 0, height: 0), depth: target.depth)
+    image.isOutput = true
+    return image
+  }
+
+  func acquire(_ descriptor: ImageDescriptor) throws -> CPUImage {
+    pool.acquire(descriptor) { CPUImage(descriptor) }
+  }
+
+  func recycle(_ image: CPUImage, _ descriptor: ImageDescriptor) {
+    guard image.isPooled else { return }
+    image.pending = nil
+    pool.recycle(image, descriptor)
+    _ = pool.trim(toBytes: 256 << 20)
+  }
+
+  func run(_ pass: RenderGraph.Pass, inputs: [CPUImage], output: CPUImage) throws {
+    precondition(inputs.count == 1, "every primitive reads one image")
+    let input = inputs[0]
+    input.materialize()
+    try withTarget(output) { target in
+      switch pass.primitive {
+      case .mirrorExtend(let p):
+        CPUKernels.mirrorExtend(p, source: input.encoded, rect: pass.rect, target: target)
+      case .downsample(let p):
+        withSource(input) { CPUKernels.downsample(p, source: $0, rect: pass.rect, target: target) }
+      case .convolve(let p):
+        withSource(input) { CPUKernels.convolve(p, source: $0, rect: pass.rect, target: target) }
+      case .upsample(let p):
+        withSource(input) { CPUKernels.upsample(p, source: $0, rect: pass.rect, target: target) }
+      }
+    }
+  }
+
+  private func withSource(_ image: CPUImage, _ body: (CPUKernels.Source) -> Void) {
+    precondition(image.descriptor.format == .linearHalf, "filters read linear images")
+    image.linear.withUnsafeBufferPointer { buffer in
+      body(CPUKernels.Source(
+        pixels: buffer.baseAddress.unsafelyUnwrapped, width: image.descriptor.size.width,
+        height: image.descriptor.size.height))
+    }
+  }
+
+  private func withTarget(_ image: CPUImage, _ body: (CPUKernels.Target) throws -> Void) throws {
+    let width = image.descriptor.size.width
+    if image.descriptor.format == .linearHalf {
+      try image.linear.withUnsafeMutableBufferPointer { buffer in
+        try body(CPUKernels.Target(
+          format: .linearHalf, width: width, linear: buffer.baseAddress, bytes: nil, words: nil))
+      }
+      return
+    }
+    switch image.encoded.samples {
+    case .eight(var values):
+      image.encoded.samples = .eight([])
+      defer { image.encoded.samples = .eight(values) }
+      try values.withUnsafeMutableBufferPointer { buffer in
+        try body(CPUKernels.Target(format: .srgb8, width: width, linear: nil, bytes: buffer.baseAddress, words: nil))
+      }
+    case .sixteen(var values):
+      image.encoded.samples = .eight([])
+      defer { image.encoded.samples = .sixteen(values) }
+      try values.withUnsafeMutableBufferPointer { buffer in
+        try body(CPUKernels.Target(
+          format: .srgb16, width: width, linear: nil, bytes: nil, words: buffer.baseAddress))
+      }
+    }
+  }
+
+  func finish() throws {}
+
+  func readback(_ image: CPUImage, rects: [PixelRect], into target: inout RGBAImage) throws {
+    target = image.encoded
+    image.encoded = RGBAImage(size: PixelSize(width: 0, height: 0), depth: .eight)
+  }
+}

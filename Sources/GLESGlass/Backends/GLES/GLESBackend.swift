@@ -1,0 +1,481 @@
+import CEGL
+import Foundation
+
+/// What the GPU backend runs on: the answers of `glass-gpu info`.
+public struct GPUInfo: Sendable, Codable, Equatable {
+  /// The EGL platform used: `gbm`, `device` or `surfaceless`.
+  public var platform: String
+  /// Every platform tried, in order, and why each unused one was not used.
+  public var attempts: [PlatformAttempt]
+  /// EGL vendor string.
+  public var eglVendor: String
+  /// EGL version string.
+  public var eglVersion: String
+  /// The OpenGL ES version the context was created for, such as `3.2`.
+  public var contextVersion: String
+  /// GL_RENDERER.
+  public var glRenderer: String
+  /// GL_VERSION.
+  public var glVersion: String
+  /// GL_SHADING_LANGUAGE_VERSION.
+  public var glslVersion: String
+  /// GL_MAX_TEXTURE_SIZE, in pixels.
+  public var maxTextureSize: Int
+  /// The EGL and GL extensions glass-gpu uses or reports, and whether each is present.
+  public var extensions: [String: Bool]
+}
+
+/// Counts of live GL objects and pooled images of a GLES backend.
+public struct GLObjectCounts: Sendable, Equatable, CustomStringConvertible {
+  /// Live textures.
+  public var textures: Int
+  /// Live framebuffers.
+  public var framebuffers: Int
+  /// Live programs.
+  public var programs: Int
+  /// Pooled images handed out and not returned.
+  public var poolInUse: Int
+  /// Pooled images idle.
+  public var poolIdle: Int
+
+  /// One line.
+  public var description: String {
+    "textures \(textures), framebuffers \(framebuffers), programs \(programs), pool in use \(poolInUse), idle \(poolIdle)"
+  }
+}
+
+/// The OpenGL ES 3 backend: a headless EGL context on its own GL thread, the
+/// primitives as GLSL programs, transient textures pooled by size and format.
+public final class GLESBackend: @unchecked Sendable {
+  /// What the backend runs on.
+  public let info: GPUInfo
+  private let worker: GLWorker
+  private let state: GLESState
+  private let closeLock = NSLock()
+  private var closed = false
+
+  /// Opens the shared EGL display and makes a context on a new GL thread.
+  public init() throws {
+    let connection = try EGLDisplayConnection.acquire()
+    let worker = GLWorker(name: "glass-gpu GL")
+    do {
+      let state = try worker.sync { try GLESState(connection: connection) }
+      self.state = state
+      self.info = try worker.sync { state.info() }
+      self.worker = worker
+    } catch {
+      worker.stop()
+      EGLDisplayConnection.release(connection)
+      throw error
+    }
+    LiveBackends.add(self)
+  }
+
+  /// Deletes every GL object and the context on the GL thread, ends the thread and
+  /// lets go of the EGL display. Later renders fail; calling it again does nothing.
+  /// Runs by itself at process exit for backends still open.
+  public func close() {
+    closeLock.lock()
+    defer { closeLock.unlock() }
+    guard !closed else { return }
+    closed = true
+    try? worker.sync { state.teardown() }
+    worker.stop()
+  }
+
+  deinit {
+    // The GL thread deletes its objects and context, then ends; nothing here calls GL.
+    if !closed {
+      let state = UncheckedSendable(state)
+      worker.stop { state.value.teardown() }
+    }
+  }
+
+  /// Counts of live GL objects and pooled images.
+  public func objectCounts() throws -> GLObjectCounts {
+    try worker.sync { state.counts() }
+  }
+
+  /// Deletes idle pooled textures beyond `maxIdleBytes`.
+  public func trimPool(toBytes maxIdleBytes: Int = 0) throws {
+    try worker.sync { state.trim(toBytes: maxIdleBytes) }
+  }
+}
+
+extension GLESBackend: RenderBackend {
+  typealias Image = GLTexture
+
+  func perform<T>(_ body: () throws -> T) throws -> T {
+    closeLock.lock()
+    let isClosed = closed
+    closeLock.unlock()
+    guard !isClosed else { throw GlassError(.renderFailure, "the GPU backend was closed; make a new Renderer") }
+    return try worker.sync {
+      defer { state.trim(toBytes: GLESState.maxIdleBytes) }
+      return try body()
+    }
+  }
+
+  func upload(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> GLTexture {
+    try state.upload(source, as: descriptor)
+  }
+
+  func makeOutput(_ descriptor: ImageDescriptor, target: inout RGBAImage) throws -> GLTexture {
+    try state.acquire(descriptor)
+  }
+
+  func acquire(_ descriptor: ImageDescriptor) throws -> GLTexture {
+    try state.acquire(descriptor)
+  }
+
+  func recycle(_ image: GLTexture, _ descriptor: ImageDescriptor) {
+    state.pool.recycle(image, descriptor)
+  }
+
+  func run(_ pass: RenderGraph.Pass, inputs: [GLTexture], output: GLTexture) throws {
+    try state.run(pass, inputs: inputs, output: output)
+  }
+
+  func finish() throws {
+    glFinish()
+    try checkGLError("rendering")
+  }
+
+  func readback(_ image: GLTexture, rects: [PixelRect], into target: inout RGBAImage) throws {
+    try state.readback(image, rects: rects, into: &target)
+  }
+}
+
+/// Everything of the GLES backend that lives on the GL thread.
+final class GLESState {
+  /// Idle pooled textures kept between renders, in bytes.
+  static let maxIdleBytes = 512 << 20
+
+  let connection: EGLDisplayConnection
+  let context: EGLContext
+  let contextVersion: String
+  var pool = ImagePool<GLTexture>()
+  private var programs: [ProgramKey: GLProgram] = [:]
+  private var vertexArray: GLuint = 0
+  private var liveTextures = 0
+  private var liveFramebuffers = 0
+  private var staging: [UInt16] = []
+  private var torndown = false
+
+  init(connection: EGLDisplayConnection) throws {
+    self.connection = connection
+    guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE else {
+      throw GlassError(.gpuUnavailable, "EGL cannot bind OpenGL ES; use --backend cpu", cause: eglErrorName())
+    }
+    guard let config = EGLDisplayConnection.chooseConfig(connection.display) else {
+      throw GlassError(.gpuUnavailable, "no EGL config renders OpenGL ES 3; use --backend cpu", cause: eglErrorName())
+    }
+    var made: (EGLContext, String)?
+    var lastError = "EGL_SUCCESS"
+    for (major, minor) in [(3, 2), (3, 1), (3, 0)] {
+      let attributes: [EGLint] = [
+        EGL_CONTEXT_MAJOR_VERSION, EGLint(major), EGL_CONTEXT_MINOR_VERSION, EGLint(minor), EGL_NONE,
+      ]
+      if let context = eglCreateContext(connection.display, config, cegl_no_context(), attributes),
+        context != cegl_no_context()
+      {
+        made = (context, "\(major).\(minor)")
+        break
+      }
+      lastError = eglErrorName()
+    }
+    guard let (context, version) = made else {
+      throw GlassError(
+        .gpuUnavailable, "no OpenGL ES 3.x context could be created; use --backend cpu", cause: lastError)
+    }
+    guard eglMakeCurrent(connection.display, cegl_no_surface(), cegl_no_surface(), context) == EGL_TRUE else {
+      let error = eglErrorName()
+      eglDestroyContext(connection.display, context)
+      throw GlassError(.gpuUnavailable, "the OpenGL ES context cannot be made current", cause: error)
+    }
+    self.context = context
+    self.contextVersion = version
+    glGenVertexArrays(1, &vertexArray)
+    glBindVertexArray(vertexArray)
+    glDisable(glEnum(GL_DITHER))
+    glDisable(glEnum(GL_BLEND))
+    glEnable(glEnum(GL_SCISSOR_TEST))
+    glPixelStorei(glEnum(GL_PACK_ALIGNMENT), 1)
+    glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
+    try checkGLError("setting up the context")
+  }
+
+  func info() -> GPUInfo {
+    var maxSize: GLint = 0
+    glGetIntegerv(glEnum(GL_MAX_TEXTURE_SIZE), &maxSize)
+    let glExtensions = Set(glString(GL_EXTENSIONS).split(separator: " ").map(String.init))
+    var extensions: [String: Bool] = [:]
+    let client = EGLDisplayConnection.clientExtensions
+    for name in ["EGL_EXT_platform_device", "EGL_MESA_platform_surfaceless", "EGL_KHR_platform_gbm"] {
+      extensions[name] = client.contains(name)
+    }
+    for name in ["EGL_KHR_surfaceless_context", "EGL_KHR_create_context", "EGL_KHR_no_config_context"] {
+      extensions[name] = connection.extensions.contains(name)
+    }
+    for name in [
+      "GL_EXT_color_buffer_float", "GL_EXT_color_buffer_half_float", "GL_OES_texture_float_linear",
+      "GL_EXT_texture_norm16", "GL_KHR_debug", "GL_EXT_disjoint_timer_query",
+    ] {
+      extensions[name] = glExtensions.contains(name)
+    }
+    return GPUInfo(
+      platform: connection.platform.rawValue, attempts: connection.attempts,
+      eglVendor: connection.string(EGL_VENDOR), eglVersion: connection.string(EGL_VERSION),
+      contextVersion: contextVersion, glRenderer: glString(GL_RENDERER), glVersion: glString(GL_VERSION),
+      glslVersion: glString(GL_SHADING_LANGUAGE_VERSION), maxTextureSize: Int(maxSize), extensions: extensions)
+  }
+
+  func counts() -> GLObjectCounts {
+    GLObjectCounts(
+      textures: liveTextures, framebuffers: liveFramebuffers, programs: programs.count,
+      poolInUse: pool.inUse, poolIdle: pool.idleCount)
+  }
+
+  // MARK: Images
+
+  func acquire(_ descriptor: ImageDescriptor) throws -> GLTexture {
+    try pool.acquire(descriptor) { try makeTexture(descriptor) }
+  }
+
+  private func makeTexture(_ descriptor: ImageDescriptor) throws -> GLTexture {
+    let format = GLFormat(descriptor.format)
+    var name: GLuint = 0
+    glGenTextures(1, &name)
+    glBindTexture(glEnum(GL_TEXTURE_2D), name)
+    glTexStorage2D(
+      glEnum(GL_TEXTURE_2D), 1, format.internalFormat, GLsizei(descriptor.size.width),
+      GLsizei(descriptor.size.height))
+    let filter = format.isInteger ? GL_NEAREST : GL_LINEAR
+    glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MIN_FILTER), filter)
+    glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), filter)
+    glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_WRAP_S), GL_MIRRORED_REPEAT)
+    glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_WRAP_T), GL_MIRRORED_REPEAT)
+    liveTextures += 1
+    let texture = GLTexture(name: name, descriptor: descriptor)
+    do {
+      try checkGLError("allocating a \(descriptor) texture")
+    } catch {
+      delete(texture)
+      throw error
+    }
+    return texture
+  }
+
+  private func delete(_ texture: GLTexture) {
+    if texture.framebuffer != 0 {
+      glDeleteFramebuffers(1, &texture.framebuffer)
+      liveFramebuffers -= 1
+    }
+    var name = texture.name
+    glDeleteTextures(1, &name)
+    liveTextures -= 1
+  }
+
+  func trim(toBytes maxIdleBytes: Int) {
+    for texture in pool.trim(toBytes: maxIdleBytes) { delete(texture) }
+  }
+
+  private func bindTarget(_ texture: GLTexture) throws {
+    if texture.framebuffer == 0 {
+      glGenFramebuffers(1, &texture.framebuffer)
+      liveFramebuffers += 1
+      glBindFramebuffer(glEnum(GL_FRAMEBUFFER), texture.framebuffer)
+      glFramebufferTexture2D(
+        glEnum(GL_FRAMEBUFFER), glEnum(GL_COLOR_ATTACHMENT0), glEnum(GL_TEXTURE_2D), texture.name, 0)
+      let status = glCheckFramebufferStatus(glEnum(GL_FRAMEBUFFER))
+      guard status == glEnum(GL_FRAMEBUFFER_COMPLETE) else {
+        throw GlassError(
+          .renderFailure, "the GL driver cannot render to a \(texture.descriptor) texture",
+          cause: "framebuffer status 0x" + String(status, radix: 16))
+      }
+    } else {
+      glBindFramebuffer(glEnum(GL_FRAMEBUFFER), texture.framebuffer)
+    }
+  }
+
+  // MARK: Upload and readback
+
+  func upload(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> GLTexture {
+    let texture = try acquire(descriptor)
+    let format = GLFormat(descriptor.format)
+    glBindTexture(glEnum(GL_TEXTURE_2D), texture.name)
+    let image = source.image
+    for rect in source.rects where !rect.isEmpty {
+      switch image.samples {
+      case _ where descriptor.format == .linearHalf:
+        let count = 4 * rect.pixelCount
+        if staging.count < count { staging = [UInt16](repeating: 0, count: count) }
+        staging.withUnsafeMutableBufferPointer { buffer in
+          guard let base = buffer.baseAddress else { return }
+          PremultipliedLinear.convert(image, rect: rect, into: base)
+          glPixelStorei(glEnum(GL_UNPACK_ROW_LENGTH), 0)
+          glTexSubImage2D(
+            glEnum(GL_TEXTURE_2D), 0, GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height),
+            format.format, format.type, base)
+        }
+      case .eight(let values):
+        uploadRaw(values, rect: rect, imageWidth: image.width, format: format)
+      case .sixteen(let values):
+        uploadRaw(values, rect: rect, imageWidth: image.width, format: format)
+      }
+    }
+    glPixelStorei(glEnum(GL_UNPACK_ROW_LENGTH), 0)
+    try checkGLError("uploading a \(descriptor) source")
+    return texture
+  }
+
+  private func uploadRaw<T>(_ values: [T], rect: PixelRect, imageWidth: Int, format: GLFormat) {
+    values.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      glPixelStorei(glEnum(GL_UNPACK_ROW_LENGTH), GLint(imageWidth))
+      glTexSubImage2D(
+        glEnum(GL_TEXTURE_2D), 0, GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height),
+        format.format, format.type, base + 4 * (rect.y * imageWidth + rect.x))
+    }
+  }
+
+  func readback(_ texture: GLTexture, rects: [PixelRect], into target: inout RGBAImage) throws {
+    try bindTarget(texture)
+    let width = target.width
+    switch target.samples {
+    case .eight(var values):
+      target.samples = .eight([])
+      values.withUnsafeMutableBufferPointer { buffer in
+        guard let base = buffer.baseAddress else { return }
+        glPixelStorei(glEnum(GL_PACK_ROW_LENGTH), GLint(width))
+        for rect in rects {
+          glReadPixels(
+            GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height), glEnum(GL_RGBA),
+            glEnum(GL_UNSIGNED_BYTE), base + 4 * (rect.y * width + rect.x))
+        }
+        glPixelStorei(glEnum(GL_PACK_ROW_LENGTH), 0)
+      }
+      target.samples = .eight(values)
+    case .sixteen(var values):
+      // RGBA_INTEGER / UNSIGNED_INT is the read format every ES 3 driver takes for RGBA16UI.
+      target.samples = .eight([])
+      for rect in rects {
+        var wide = [UInt32](repeating: 0, count: 4 * rect.pixelCount)
+        glReadPixels(
+          GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height), glEnum(GL_RGBA_INTEGER),
+          glEnum(GL_UNSIGNED_INT), &wide)
+        for row in 0..<rect.height {
+          let d = 4 * ((rect.y + row) * width + rect.x)
+          let s = 4 * row * rect.width
+          for i in 0..<(4 * rect.width) { values[d + i] = UInt16(truncatingIfNeeded: wide[s + i]) }
+        }
+      }
+      target.samples = .sixteen(values)
+    }
+    try checkGLError("reading back the result")
+  }
+
+  // MARK: Passes
+
+  private func program(_ key: ProgramKey) throws -> GLProgram {
+    if let program = programs[key] { return program }
+    let program = try GLProgram(key: key)
+    programs[key] = program
+    return program
+  }
+
+  func run(_ pass: RenderGraph.Pass, inputs: [GLTexture], output: GLTexture) throws {
+    precondition(inputs.count == 1, "every primitive reads one image")
+    let input = inputs[0]
+    let outputDefine: String =
+      switch output.descriptor.format {
+      case .linearHalf: "OUTPUT_LINEAR_HALF"
+      case .srgb8: "OUTPUT_SRGB8"
+      case .srgb16: "OUTPUT_SRGB16"
+      }
+    let program: GLProgram
+    switch pass.primitive {
+    case .mirrorExtend(let parameters):
+      let integer = input.descriptor.format == .srgb16
+      var defines = ["SOURCE_CANVAS", "RAW_OUTPUT"]
+      if integer { defines.append("SOURCE_UINT") }
+      if output.descriptor.format == .srgb16 { defines.append("RAW_OUTPUT_SRGB16") }
+      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: defines))
+      glUseProgram(program.name)
+      try program.apply(MirrorExtendUniforms(parameters: parameters, integerSource: integer))
+    case .downsample(let parameters):
+      program = try self.program(key(pass.primitive, parameters.addressing, outputDefine))
+      glUseProgram(program.name)
+      try program.apply(DownsampleUniforms(parameters: parameters))
+    case .convolve(let parameters):
+      program = try self.program(key(pass.primitive, parameters.addressing, outputDefine))
+      glUseProgram(program.name)
+      try program.apply(ConvolveUniforms(parameters: parameters))
+    case .upsample(let parameters):
+      program = try self.program(key(pass.primitive, .image, outputDefine))
+      glUseProgram(program.name)
+      try program.apply(UpsampleUniforms(parameters: parameters))
+    }
+    try bindTarget(output)
+    let size = output.descriptor.size
+    glViewport(0, 0, GLsizei(size.width), GLsizei(size.height))
+    glScissor(GLint(pass.rect.x), GLint(pass.rect.y), GLsizei(pass.rect.width), GLsizei(pass.rect.height))
+    glActiveTexture(glEnum(GL_TEXTURE0))
+    glBindTexture(glEnum(GL_TEXTURE_2D), input.name)
+    glDrawArrays(glEnum(GL_TRIANGLES), 0, 3)
+    try checkGLError("running \(pass.name) (\(program.key))")
+  }
+
+  private func key(_ primitive: Primitive, _ addressing: SourceAddressing, _ output: String) -> ProgramKey {
+    var defines: [String] = []
+    if case .canvas = addressing { defines.append("SOURCE_CANVAS") }
+    defines.append(output)
+    return ProgramKey(primitive: primitive.name, defines: defines)
+  }
+
+  /// Deletes every GL object and the context, and lets go of the display.
+  func teardown() {
+    guard !torndown else { return }
+    torndown = true
+    trim(toBytes: 0)
+    for program in programs.values { glDeleteProgram(program.name) }
+    programs.removeAll()
+    glDeleteVertexArrays(1, &vertexArray)
+    eglMakeCurrent(connection.display, cegl_no_surface(), cegl_no_surface(), cegl_no_context())
+    eglDestroyContext(connection.display, context)
+    eglReleaseThread()
+    EGLDisplayConnection.release(connection)
+  }
+}
+
+/// Open GLES backends, closed at process exit before the EGL and GL libraries'
+/// own destructors run: a context still current on the GL thread at that point
+/// can crash glvnd's teardown.
+enum LiveBackends {
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var backends: [WeakBackend] = []
+  nonisolated(unsafe) private static var registered = false
+
+  private struct WeakBackend {
+    weak var backend: GLESBackend?
+  }
+
+  static func add(_ backend: GLESBackend) {
+    lock.lock()
+    defer { lock.unlock() }
+    backends.removeAll { $0.backend == nil }
+    backends.append(WeakBackend(backend: backend))
+    if !registered {
+      registered = true
+      atexit { LiveBackends.closeAll() }
+    }
+  }
+
+  static func closeAll() {
+    lock.lock()
+    let open = backends.compactMap(\.backend)
+    backends.removeAll()
+    lock.unlock()
+    for backend in open { backend.close() }
+  }
+}

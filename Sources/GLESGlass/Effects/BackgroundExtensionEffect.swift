@@ -1,0 +1,331 @@
+/// SwiftUI's `backgroundExtensionEffect()`: an image extended under a leading
+/// sidebar, a trailing inspector and, where the safe area leaves room, the top and
+/// bottom, by mirrored copies of its own edges that are blurred while the image
+/// itself stays sharp.
+///
+/// The contract (DESIGN.md): the canvas repeats the image by mirroring with the
+/// edge pixel repeated (periodic when an inset is wider than the image); it is
+/// blurred by a Gaussian of `sigmaPixels` over premultiplied linear light, with
+/// the same mirror rule at the canvas edge; inside its frame the image is copied
+/// unchanged; the output is sRGB-encoded.
+///
+///     +--------+-----------------+-----------+
+///     |        |       top       |           |
+///     |leading +-----------------+ trailing  |
+///     |        |      image      |           |
+///     |        +-----------------+           |
+///     |        |     bottom      |           |
+///     +--------+-----------------+-----------+
+public struct BackgroundExtensionEffect: Sendable, Hashable {
+  /// What the effect is asked to do; all values in pixels.
+  public struct Parameters: Hashable, Codable, Sendable {
+    /// Width of the extension on the leading (left) side, in pixels.
+    public var leadingPixels: Int
+    /// Width of the extension on the trailing (right) side, in pixels.
+    public var trailingPixels: Int
+    /// Height of the extension above the image, in pixels.
+    public var topPixels: Int
+    /// Height of the extension below the image, in pixels.
+    public var bottomPixels: Int
+    /// Standard deviation of the blur of the mirrored copies, in pixels.
+    public var sigmaPixels: Double
+
+    /// Makes parameters; top, bottom and sigma have defaults.
+    public init(
+      leadingPixels: Int, trailingPixels: Int, topPixels: Int = 0, bottomPixels: Int = 0,
+      sigmaPixels: Double = BackgroundExtensionEffect.defaultSigmaPixels
+    ) {
+      self.leadingPixels = leadingPixels
+      self.trailingPixels = trailingPixels
+      self.topPixels = topPixels
+      self.bottomPixels = bottomPixels
+      self.sigmaPixels = sigmaPixels
+    }
+  }
+
+  /// The default blur, in pixels.
+  public static let defaultSigmaPixels = 24.0
+  /// The largest inset, in pixels.
+  public static let maximumInsetPixels = 65_536.0
+  /// The largest sigma, in pixels.
+  public static let maximumSigmaPixels = 2_000.0
+
+  /// The parameters, declared once: validation, the CLI help and the docs use them.
+  public static let parameterTable: [ParameterSpec] = [
+    ParameterSpec(
+      name: "leading", unit: "px", minimum: 0, maximum: maximumInsetPixels, defaultValue: nil,
+      summary: "Width of the extension under a leading sidebar"),
+    ParameterSpec(
+      name: "trailing", unit: "px", minimum: 0, maximum: maximumInsetPixels, defaultValue: nil,
+      summary: "Width of the extension under a trailing inspector"),
+    ParameterSpec(
+      name: "top", unit: "px", minimum: 0, maximum: maximumInsetPixels, defaultValue: 0,
+      summary: "Height of the extension above the image"),
+    ParameterSpec(
+      name: "bottom", unit: "px", minimum: 0, maximum: maximumInsetPixels, defaultValue: 0,
+      summary: "Height of the extension below the image"),
+    ParameterSpec(
+      name: "sigma", unit: "px", minimum: 0, maximum: maximumSigmaPixels, defaultValue: defaultSigmaPixels,
+      summary: "Standard deviation of the Gaussian blur of the mirrored copies; 0 copies them sharp"),
+  ]
+
+  /// The parameter spec named `name`.
+  public static func spec(_ name: String) -> ParameterSpec {
+    guard let spec = parameterTable.first(where: { $0.name == name }) else {
+      preconditionFailure("no parameter named \(name)")
+    }
+    return spec
+  }
+
+  /// The parameters.
+  public var parameters: Parameters
+
+  /// An effect with these parameters.
+  public init(_ parameters: Parameters) {
+    self.parameters = parameters
+  }
+
+  /// Throws `invalidParameter`, naming the option, for a value out of range.
+  public func validate() throws {
+    try Self.spec("leading").check(Double(parameters.leadingPixels))
+    try Self.spec("trailing").check(Double(parameters.trailingPixels))
+    try Self.spec("top").check(Double(parameters.topPixels))
+    try Self.spec("bottom").check(Double(parameters.bottomPixels))
+    try Self.spec("sigma").check(parameters.sigmaPixels)
+  }
+
+  /// The size of the output: the image plus the insets.
+  public func canvasSize(for imageSize: PixelSize) -> PixelSize {
+    PixelSize(
+      width: parameters.leadingPixels + imageSize.width + parameters.trailingPixels,
+      height: parameters.topPixels + imageSize.height + parameters.bottomPixels)
+  }
+
+  /// How the blur is carried out.
+  public var blurPlan: BlurPlan { BlurPlan(sigmaPixels: parameters.sigmaPixels) }
+
+  /// How far, in pixels, an output pixel reaches into the canvas around it.
+  public var inputMarginPixels: Int { blurPlan.marginPixels }
+
+  /// The parts of the canvas the effect writes, each with a name: up to four
+  /// strips that never overlap (the corners belong to the leading and trailing ones).
+  public func strips(for imageSize: PixelSize) -> [(name: String, rect: PixelRect)] {
+    let p = parameters
+    let canvas = canvasSize(for: imageSize)
+    let strips: [(String, PixelRect)] = [
+      ("leading", PixelRect(x: 0, y: 0, width: p.leadingPixels, height: canvas.height)),
+      (
+        "trailing",
+        PixelRect(x: p.leadingPixels + imageSize.width, y: 0, width: p.trailingPixels, height: canvas.height)
+      ),
+      ("top", PixelRect(x: p.leadingPixels, y: 0, width: imageSize.width, height: p.topPixels)),
+      (
+        "bottom",
+        PixelRect(x: p.leadingPixels, y: p.topPixels + imageSize.height, width: imageSize.width, height: p.bottomPixels)
+      ),
+    ]
+    return strips.filter { !$0.1.isEmpty }
+  }
+
+  /// Lowers the effect on `image` into a render graph whose output has `depth`.
+  public func lower(_ image: RGBAImage, depth: RGBAImage.Depth) -> RenderGraph {
+    let canvasSize = canvasSize(for: image.size)
+    let mapping = MirrorCanvas(
+      canvasSize: canvasSize, imageOrigin: PixelPoint(x: parameters.leadingPixels, y: parameters.topPixels),
+      imageSize: image.size)
+    let plan = blurPlan
+    let strips = strips(for: image.size)
+    var graph = RenderGraph()
+    let output = graph.makeOutput(size: canvasSize, format: .encoded(depth))
+    graph.copyToOutput(image, rect: PixelRect(size: image.size), origin: mapping.imageOrigin)
+    guard !strips.isEmpty else { return graph }
+
+    if plan.isIdentity {
+      let source = graph.importSource(
+        image, as: .encoded(image.depth), rects: Self.footprint(of: strips.map(\.rect), in: mapping))
+      for strip in strips {
+        graph.addPass(
+          "\(strip.name) mirror", .mirrorExtend(MirrorExtend(canvas: mapping, offset: PixelPoint(x: 0, y: 0))),
+          inputs: [source], output: output, rect: strip.rect)
+      }
+      return graph
+    }
+
+    let regions = strips.map { Self.workRegion(for: $0.rect, canvas: canvasSize, plan: plan) }
+    let source = graph.importSource(
+      image, as: .linearHalf,
+      rects: Self.footprint(of: regions.map { $0.insetBy(-2) }, in: mapping))
+    for (strip, region) in zip(strips, regions) {
+      if plan.levels == 0 {
+        Self.lowerDirect(strip, region: region, plan: plan, mapping: mapping, source: source, output: output, into: &graph)
+      } else {
+        Self.lowerPyramid(strip, region: region, plan: plan, mapping: mapping, source: source, output: output, into: &graph)
+      }
+    }
+    return graph
+  }
+
+  /// The canvas rectangle a strip's blur works on: the strip grown by the blur's
+  /// margin, except at a canvas edge, where the mirror rule holds exactly at every
+  /// pyramid level once the region starts there and its size is a multiple of
+  /// `plan.scale`. The region may reach outside the canvas; those pixels are the
+  /// canvas mirrored.
+  static func workRegion(for strip: PixelRect, canvas: PixelSize, plan: BlurPlan) -> PixelRect {
+    func span(_ lo: Int, _ hi: Int, _ count: Int) -> (Int, Int) {
+      let margin = plan.marginPixels
+      let scale = plan.scale
+      func roundUp(_ v: Int) -> Int { (v + scale - 1) / scale * scale }
+      if lo == 0 {
+        let end = hi == count && count % scale == 0 ? count : roundUp(hi + margin)
+        return (0, end)
+      }
+      if hi == count {
+        let length = roundUp(count - lo + margin)
+        return (count - length, length)
+      }
+      return (lo - margin, roundUp(hi - lo + 2 * margin))
+    }
+    let (x, width) = span(strip.x, strip.maxX, canvas.width)
+    let (y, height) = span(strip.y, strip.maxY, canvas.height)
+    return PixelRect(x: x, y: y, width: width, height: height)
+  }
+
+  /// The image rectangles behind canvas rectangles (any position, mirrored): for
+  /// each, the image columns and rows it maps to, as runs, crossed.
+  static func footprint(of canvasRects: [PixelRect], in mapping: MirrorCanvas) -> [PixelRect] {
+    func runs(_ range: Range<Int>, count: Int, map: (Int) -> Int) -> [Range<Int>] {
+      var used = [Bool](repeating: false, count: count)
+      var remaining = count
+      for i in range where remaining > 0 {
+        let j = map(i)
+        if !used[j] {
+          used[j] = true
+          remaining -= 1
+        }
+      }
+      var result: [Range<Int>] = []
+      var start: Int?
+      for i in 0...count {
+        if i < count && used[i] {
+          if start == nil { start = i }
+        } else if let s = start {
+          result.append(s..<i)
+          start = nil
+        }
+      }
+      return result
+    }
+    var rects: [PixelRect] = []
+    for rect in canvasRects {
+      let columns = runs(rect.x..<rect.maxX, count: mapping.imageSize.width, map: mapping.imageColumn)
+      let rows = runs(rect.y..<rect.maxY, count: mapping.imageSize.height, map: mapping.imageRow)
+      for r in rows {
+        for c in columns {
+          let piece = PixelRect(x: c.lowerBound, y: r.lowerBound, width: c.count, height: r.count)
+          if !rects.contains(where: { $0.contains(piece) }) { rects.append(piece) }
+        }
+      }
+    }
+    return rects
+  }
+
+  /// Small sigma: a horizontal then a vertical convolution at full resolution.
+  private static func lowerDirect(
+    _ strip: (name: String, rect: PixelRect), region: PixelRect, plan: BlurPlan, mapping: MirrorCanvas,
+    source: ImageHandle, output: ImageHandle, into graph: inout RenderGraph
+  ) {
+    let rows = graph.makeTransient("\(strip.name) rows", size: region.size, format: .linearHalf)
+    let local = strip.rect.offsetBy(-region.x, -region.y)
+    let needed = PixelRect(x: local.x, y: local.y - plan.radius, width: local.width, height: local.height + 2 * plan.radius)
+      .intersection(PixelRect(size: region.size))
+    graph.addPass(
+      "\(strip.name) blur x",
+      .convolve(Convolve(
+        addressing: .canvas(mapping), axis: .horizontal, offset: PixelPoint(x: region.x, y: region.y),
+        weights: plan.weights)),
+      inputs: [source], output: rows, rect: needed)
+    graph.addPass(
+      "\(strip.name) blur y",
+      .convolve(Convolve(
+        addressing: .image, axis: .vertical, offset: PixelPoint(x: -region.x, y: -region.y), weights: plan.weights)),
+      inputs: [rows], output: output, rect: strip.rect)
+  }
+
+  /// Larger sigma: down the pyramid, blur at the coarse level, back up, touching
+  /// at each level going up only the pixels that reach the strip.
+  private static func lowerPyramid(
+    _ strip: (name: String, rect: PixelRect), region: PixelRect, plan: BlurPlan, mapping: MirrorCanvas,
+    source: ImageHandle, output: ImageHandle, into graph: inout RenderGraph
+  ) {
+    let levels = plan.levels
+    func size(_ level: Int) -> PixelSize {
+      PixelSize(width: region.width >> level, height: region.height >> level)
+    }
+    // Down: level 1 from the canvas, then level to level.
+    var down = graph.makeTransient("\(strip.name) level 1", size: size(1), format: .linearHalf)
+    graph.addPass(
+      "\(strip.name) down 1",
+      .downsample(Downsample(
+        addressing: .canvas(mapping), map: PixelMap(scale: 2, offsetX: Double(region.x), offsetY: Double(region.y)))),
+      inputs: [source], output: down, rect: PixelRect(size: size(1)))
+    for level in stride(from: 2, through: levels, by: 1) {
+      let next = graph.makeTransient("\(strip.name) level \(level)", size: size(level), format: .linearHalf)
+      graph.addPass(
+        "\(strip.name) down \(level)",
+        .downsample(Downsample(addressing: .image, map: PixelMap(scale: 2, offsetX: 0, offsetY: 0))),
+        inputs: [down], output: next, rect: PixelRect(size: size(level)))
+      down = next
+    }
+    // The pixels each level must hold for the strip: the strip, halved outward and
+    // grown by one pixel per level for the bilinear taps.
+    var needed = [strip.rect.offsetBy(-region.x, -region.y)]
+    for level in stride(from: 1, through: levels, by: 1) {
+      let finer = needed[level - 1]
+      let x0 = finer.x >> 1 - 1
+      let y0 = finer.y >> 1 - 1
+      let x1 = (finer.maxX + 1) >> 1 + 1
+      let y1 = (finer.maxY + 1) >> 1 + 1
+      needed.append(
+        PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(PixelRect(size: size(level))))
+    }
+    // Blur at the coarse level.
+    let coarse = needed[levels]
+    let rowsNeeded = PixelRect(
+      x: coarse.x, y: coarse.y - plan.radius, width: coarse.width, height: coarse.height + 2 * plan.radius
+    ).intersection(PixelRect(size: size(levels)))
+    let rows = graph.makeTransient("\(strip.name) blur x", size: size(levels), format: .linearHalf)
+    graph.addPass(
+      "\(strip.name) blur x",
+      .convolve(Convolve(addressing: .image, axis: .horizontal, offset: PixelPoint(x: 0, y: 0), weights: plan.weights)),
+      inputs: [down], output: rows, rect: rowsNeeded)
+    var up = graph.makeTransient("\(strip.name) blur y", size: size(levels), format: .linearHalf)
+    graph.addPass(
+      "\(strip.name) blur y",
+      .convolve(Convolve(addressing: .image, axis: .vertical, offset: PixelPoint(x: 0, y: 0), weights: plan.weights)),
+      inputs: [rows], output: up, rect: coarse)
+    // Up: level to level, then into the output strip.
+    for level in stride(from: levels - 1, through: 1, by: -1) {
+      let next = graph.makeTransient("\(strip.name) up \(level)", size: size(level), format: .linearHalf)
+      graph.addPass(
+        "\(strip.name) up \(level)", .upsample(Upsample(map: PixelMap(scale: 0.5, offsetX: 0, offsetY: 0))),
+        inputs: [up], output: next, rect: needed[level])
+      up = next
+    }
+    graph.addPass(
+      "\(strip.name) up 0",
+      .upsample(Upsample(map: PixelMap(scale: 0.5, offsetX: -Double(region.x) / 2, offsetY: -Double(region.y) / 2))),
+      inputs: [up], output: output, rect: strip.rect)
+  }
+}
+
+extension PixelRect {
+  /// The rectangle moved by (dx, dy).
+  func offsetBy(_ dx: Int, _ dy: Int) -> PixelRect {
+    PixelRect(x: x + dx, y: y + dy, width: width, height: height)
+  }
+
+  /// The rectangle shrunk by `d` on every side (grown when negative).
+  func insetBy(_ d: Int) -> PixelRect {
+    PixelRect(x: x + d, y: y + d, width: width - 2 * d, height: height - 2 * d)
+  }
+}

@@ -1,0 +1,49 @@
+/// Idle transient images of a backend, keyed by size and format. An image taken
+/// with `acquire` goes back with `recycle` after its last use in a frame.
+/// Backend-neutral: the backend makes and deletes the images it holds.
+struct ImagePool<Image> {
+  private var idle: [ImageDescriptor: [Image]] = [:]
+  /// Images handed out and not yet recycled.
+  private(set) var inUse = 0
+  /// Bytes held by idle images.
+  private(set) var idleBytes = 0
+
+  /// Number of idle images.
+  var idleCount: Int { idle.values.reduce(0) { $0 + $1.count } }
+
+  /// An idle image of this descriptor, or a new one from `make`.
+  mutating func acquire(_ descriptor: ImageDescriptor, make: () throws -> Image) rethrows -> Image {
+    let image: Image
+    if var list = idle[descriptor], let reused = list.popLast() {
+      idle[descriptor] = list.isEmpty ? nil : list
+      idleBytes -= descriptor.byteCount
+      image = reused
+    } else {
+      image = try make()
+    }
+    inUse += 1
+    return image
+  }
+
+  /// Returns an image to the idle set.
+  mutating func recycle(_ image: Image, _ descriptor: ImageDescriptor) {
+    precondition(inUse > 0, "recycling an image the pool did not hand out")
+    inUse -= 1
+    idle[descriptor, default: []].append(image)
+    idleBytes += descriptor.byteCount
+  }
+
+  /// Removes and returns idle images until at most `maxIdleBytes` stay idle,
+  /// the largest first; the backend deletes what it gets back.
+  mutating func trim(toBytes maxIdleBytes: Int) -> [Image] {
+    var removed: [Image] = []
+    for descriptor in idle.keys.sorted(by: { $0.byteCount > $1.byteCount }) where idleBytes > maxIdleBytes {
+      while idleBytes > maxIdleBytes, var list = idle[descriptor], let image = list.popLast() {
+        idle[descriptor] = list.isEmpty ? nil : list
+        idleBytes -= descriptor.byteCount
+        removed.append(image)
+      }
+    }
+    return removed
+  }
+}

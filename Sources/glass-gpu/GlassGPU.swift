@@ -1,0 +1,239 @@
+import ArgumentParser
+import Foundation
+import GLESGlass
+
+@main
+struct GlassGPU: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "glass-gpu",
+    abstract: "Render Liquid Glass effects headlessly: OpenGL ES 3 on EGL, or the CPU reference.",
+    discussion: """
+      Images are PNG files (any colour type libpng reads, 8 or 16 bits). Output is
+      RGBA PNG, written to a temporary name and renamed, so a failed command leaves
+      no file behind. Errors go to stderr with a non-zero exit status.
+      """,
+    version: "0.1.0",
+    subcommands: [Extend.self, Compare.self, Info.self]
+  )
+}
+
+extension BackendChoice: ExpressibleByArgument {}
+
+/// Prints `glass-gpu: message` to stderr.
+func report(_ message: String) {
+  FileHandle.standardError.write(Data("glass-gpu: \(message)\n".utf8))
+}
+
+/// Runs `body`, turning a GlassError into a one-line message and exit status 1.
+func reportingErrors(_ body: () throws -> Void) throws {
+  do {
+    try body()
+  } catch let error as GlassError {
+    report(error.description)
+    throw ExitCode(1)
+  }
+}
+
+struct Extend: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Extend an image under a sidebar and an inspector with blurred mirrored copies of its edges.",
+    discussion: """
+      SwiftUI's backgroundExtensionEffect(): the canvas is the image plus the insets;
+      the insets are filled with mirrored copies of the image's edges, blurred by a
+      Gaussian of --sigma pixels in linear light; the image itself is copied
+      unchanged. All values are in pixels.
+
+      Examples:
+        glass-gpu extend photo.png -o extended.png --leading 320 --trailing 320
+        glass-gpu extend photo.png -o out.png --leading 200 --trailing 0 --top 80 --sigma 40 --timings
+      """)
+
+  @Argument(help: "The input PNG.")
+  var input: String
+
+  @Option(name: .shortAndLong, help: "The output PNG.")
+  var output: String
+
+  @Option(parsing: .unconditional, help: ArgumentHelp(BackgroundExtensionEffect.spec("leading").help, valueName: "px"))
+  var leading: Int
+
+  @Option(parsing: .unconditional, help: ArgumentHelp(BackgroundExtensionEffect.spec("trailing").help, valueName: "px"))
+  var trailing: Int
+
+  @Option(parsing: .unconditional, help: ArgumentHelp(BackgroundExtensionEffect.spec("top").help, valueName: "px"))
+  var top: Int = 0
+
+  @Option(parsing: .unconditional, help: ArgumentHelp(BackgroundExtensionEffect.spec("bottom").help, valueName: "px"))
+  var bottom: Int = 0
+
+  @Option(parsing: .unconditional, help: ArgumentHelp(BackgroundExtensionEffect.spec("sigma").help, valueName: "px"))
+  var sigma: Double = BackgroundExtensionEffect.defaultSigmaPixels
+
+  @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
+  var backend: BackendChoice = .auto
+
+  @Option(help: ArgumentHelp("Bits per channel of the output: 8 or 16.", valueName: "8|16"))
+  var depth: Int = 8
+
+  @Option(help: "Refuse images and canvases over this many pixels (checked from the PNG header).")
+  var maxPixels: Int = PNGCodec.defaultMaxPixels
+
+  @Option(help: ArgumentHelp("zlib level of the output PNG: 0 (fastest) to 9 (smallest).", valueName: "0-9"))
+  var compression: Int = 2
+
+  @Flag(help: "Print one JSON line of phase timings (decode, upload, render, readback, encode, total ms) to stderr.")
+  var timings = false
+
+  var effect: BackgroundExtensionEffect {
+    BackgroundExtensionEffect(
+      .init(leadingPixels: leading, trailingPixels: trailing, topPixels: top, bottomPixels: bottom, sigmaPixels: sigma))
+  }
+
+  func validate() throws {
+    do {
+      try effect.validate()
+    } catch let error as GlassError {
+      throw ValidationError(error.message)
+    }
+    guard depth == 8 || depth == 16 else { throw ValidationError("--depth is \(depth); give 8 or 16") }
+    guard (0...9).contains(compression) else { throw ValidationError("--compression is \(compression); give 0 to 9") }
+    guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+  }
+
+  func run() throws {
+    try reportingErrors {
+      let start = Date()
+      var phases = RenderTimings()
+      try PNGCodec.checkWritable(output)
+      let decodeStart = Date()
+      let decoded = try PNGCodec.read(path: input, maxPixels: maxPixels)
+      phases.decodeMilliseconds = Date().timeIntervalSince(decodeStart) * 1000
+      for warning in decoded.warnings { report("warning: \(input): libpng: \(warning)") }
+      let renderer = try Renderer(backend: backend)
+      defer { renderer.close() }
+      if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU: \(reason)") }
+      let image = try renderer.render(
+        effect, on: decoded.image, depth: depth == 16 ? .sixteen : .eight, maxPixels: maxPixels, timings: &phases)
+      let encodeStart = Date()
+      try PNGCodec.write(image, to: output, compression: compression)
+      phases.encodeMilliseconds = Date().timeIntervalSince(encodeStart) * 1000
+      phases.totalMilliseconds = Date().timeIntervalSince(start) * 1000
+      if timings { FileHandle.standardError.write(Data((phases.json + "\n").utf8)) }
+    }
+  }
+}
+
+struct Compare: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Compare two PNGs channel by channel.",
+    discussion: """
+      Prints the largest channel difference (in 1/255 steps; 16-bit images are
+      compared on the same scale), the share of pixels with a channel off by more
+      than 1/255, and the PSNR. Exits 1 when a given limit is exceeded.
+
+      Example:
+        glass-gpu compare out/gpu.png out/cpu.png --diff out/diff.png --max-diff 2 --max-share 0.1
+      """)
+
+  @Argument(help: "The first PNG.")
+  var first: String
+
+  @Argument(help: "The second PNG.")
+  var second: String
+
+  @Option(help: "Write a picture of the differences here (each channel's difference x16, black where equal).")
+  var diff: String?
+
+  @Option(help: ArgumentHelp("Fail when any channel differs by more than N/255.", valueName: "N"))
+  var maxDiff: Double?
+
+  @Option(help: ArgumentHelp("Fail when more than this percentage of pixels differ by more than 1/255.", valueName: "percent"))
+  var maxShare: Double?
+
+  @Flag(help: "Print one JSON object instead of text.")
+  var json = false
+
+  func run() throws {
+    try reportingErrors {
+      let a = try PNGCodec.read(path: first).image
+      let b = try PNGCodec.read(path: second).image
+      let result = try ImageComparison(a, b)
+      if let diff { try PNGCodec.write(ImageComparison.differenceImage(a, b), to: diff) }
+      let share = 100 * result.fractionOverOne
+      let psnr = result.psnr.isInfinite ? "inf" : String(format: "%.2f", result.psnr)
+      if json {
+        print(
+          "{\"max_diff\":\(String(format: "%.3f", result.maxDifference)),\"pixels_over_1\":\(result.pixelsOverOne),"
+            + "\"share_over_1_percent\":\(String(format: "%.4f", share)),\"psnr_db\":\(result.psnr.isInfinite ? "null" : psnr)}")
+      } else {
+        print(
+          "max difference \(String(format: "%.3g", result.maxDifference))/255, "
+            + "\(result.pixelsOverOne) pixels (\(String(format: "%.4f", share)) %) over 1/255, PSNR \(psnr) dB")
+      }
+      if let maxDiff, result.maxDifference > maxDiff + 1e-9 {
+        throw GlassError(.imagesDiffer, "the images differ by \(String(format: "%.3g", result.maxDifference))/255, over --max-diff \(maxDiff)")
+      }
+      if let maxShare, share > maxShare {
+        throw GlassError(.imagesDiffer, "\(String(format: "%.4f", share)) % of pixels differ by more than 1/255, over --max-share \(maxShare)")
+      }
+    }
+  }
+}
+
+struct Info: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Say which EGL platform and GL driver the GPU backend uses, and why not the others.",
+    discussion: "Exits 1 when no GPU context can be made (the CPU backend still works).")
+
+  @Flag(help: "Print one JSON object instead of text.")
+  var json = false
+
+  func run() throws {
+    let info: GPUInfo
+    do {
+      let backend = try GLESBackend()
+      info = backend.info
+      backend.close()
+    } catch let error as GlassError {
+      if json {
+        let payload = ["available": false, "error": error.description] as [String: Any]
+        let data = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
+        print(String(decoding: data, as: UTF8.self))
+      } else {
+        print("GPU backend: unavailable")
+        print("  \(error.description)")
+        print("The CPU backend (--backend cpu) works without one.")
+      }
+      throw ExitCode(1)
+    }
+    let tried = Set(info.attempts.map(\.platform))
+    var attempts = info.attempts
+    for platform in EGLPlatformKind.allCases where !tried.contains(platform.rawValue) {
+      attempts.append(PlatformAttempt(
+        platform: platform.rawValue, target: "-", used: false, detail: "not tried: an earlier platform worked"))
+    }
+    if json {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      var report = info
+      report.attempts = attempts
+      print(String(decoding: try encoder.encode(report), as: UTF8.self))
+      return
+    }
+    print("platform:        \(info.platform)")
+    for attempt in attempts {
+      print("  \(attempt.used ? "used" : "not used"): \(attempt.platform) \(attempt.target) - \(attempt.detail)")
+    }
+    print("EGL vendor:      \(info.eglVendor)")
+    print("EGL version:     \(info.eglVersion)")
+    print("context:         OpenGL ES \(info.contextVersion)")
+    print("GL renderer:     \(info.glRenderer)")
+    print("GL version:      \(info.glVersion)")
+    print("GLSL version:    \(info.glslVersion)")
+    print("max texture:     \(info.maxTextureSize) px")
+    print("extensions:")
+    for (name, present) in info.extensions.sorted(by: { $0.key < $1.key }) {
+      print("  \(present ? "yes" : "no ") \(name)")
+    }
+  }
+}
