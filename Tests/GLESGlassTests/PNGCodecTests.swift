@@ -52,7 +52,7 @@ enum PNGFixtures {
   ]
   static let extraSizes = [(1, 1), (3, 2)]
   static let extraSizedKinds = [
-    "grey1", "grey16", "greyalpha8", "rgb8", "rgba8", "rgba16", "palette1", "palette8", "grey8_trns",
+    "grey1", "grey16", "greyalpha8", "rgb8", "rgb16", "rgba8", "rgba16", "palette1", "palette8", "grey8_trns",
     "rgb16_trns", "palette4_trns",
   ]
   static let extraSizedInterlacedKinds = ["rgba8", "rgb16", "palette4_trns"]
@@ -175,7 +175,8 @@ struct PNGCodecTests {
           size: PixelSize(width: fixture.width, height: fixture.height), bitDepth: fixture.bitDepth,
           colorType: fixture.colorType, interlaced: fixture.interlaced,
           hasTransparencyChunk: fixture.transparencyChunk))
-    #expect(decoded.image == expected, "\(fixture.name): \(firstDifference(decoded.image, expected))")
+    let same = decoded.image == expected  // not inside #expect: it would print every sample
+    #expect(same, "\(fixture.name): \(firstDifference(decoded.image, expected))")
     #expect(decoded.warnings.isEmpty)
   }
 
@@ -196,7 +197,8 @@ struct PNGCodecTests {
     let plain = try PNGCodec.read(path: fixture.twin.path)
     #expect(interlaced.header.interlaced)
     #expect(!plain.header.interlaced)
-    #expect(interlaced.image == plain.image, "\(fixture.name): \(firstDifference(interlaced.image, plain.image))")
+    let same = interlaced.image == plain.image
+    #expect(same, "\(fixture.name): \(firstDifference(interlaced.image, plain.image))")
   }
 
   @Test("a bad ICC profile is a warning, not an error")
@@ -242,6 +244,29 @@ struct PNGCodecTests {
     let error = #expect(throws: GlassError.self) { try PNGCodec.read(path: PNGFixtures.path(name)) }
     #expect(error?.code == code, "\(name): \(String(describing: error))")
     #expect(error?.message.contains(name) == true, "\(String(describing: error))")
+  }
+
+  @Test("every truncation of a good file is invalidImage, never a crash or a success")
+  func everyTruncationThrows() throws {
+    for name in ["rgba8.png", "palette4_trns_adam7.png"] {
+      let data = try PNGCodec.readFile(PNGFixtures.path(name))
+      for count in 0..<data.count {
+        let error = #expect(throws: GlassError.self, "\(name) cut to \(count) bytes") {
+          try PNGCodec.decode(Array(data.prefix(count)), name: "cut.png")
+        }
+        #expect(error?.code == .invalidImage, "\(name) cut to \(count) bytes: \(String(describing: error))")
+        #expect(error?.message.contains("cut.png") == true)
+      }
+    }
+  }
+
+  @Test("the pixel limit is checked against width times height")
+  func pixelLimit() throws {
+    let path = PNGFixtures.path("rgba8.png")  // 13 x 7 = 91 pixels
+    #expect(try PNGCodec.read(path: path, maxPixels: 91).image.size == PixelSize(width: 13, height: 7))
+    let error = #expect(throws: GlassError.self) { try PNGCodec.read(path: path, maxPixels: 90) }
+    #expect(error?.code == .imageTooLarge)
+    #expect(error?.message.contains("rgba8.png") == true)
   }
 
   @Test("a 100000 x 100000 header is refused from the header, without allocating")
@@ -301,7 +326,8 @@ struct PNGCodecTests {
       let path = folder.appendingPathComponent("out\(index).png").path
       try PNGCodec.write(image, to: path, compression: compression)
       let back = try PNGCodec.read(path: path)
-      #expect(back.image == image, "\(firstDifference(back.image, image))")
+      let same = back.image == image
+      #expect(same, "\(firstDifference(back.image, image))")
       #expect(back.header.colorType == 6)
       #expect(back.header.bitDepth == depth.rawValue)
       #expect(back.warnings.isEmpty)

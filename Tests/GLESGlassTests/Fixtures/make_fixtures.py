@@ -196,8 +196,8 @@ INTERLACED = ["rgba8", "grey4", "palette8", "rgb16", "grey1", "greyalpha16", "rg
 # Extra sizes: NAME_WxH.png (and NAME_adam7_WxH.png for interlaced kinds). A 1x1
 # image has only Adam7 pass 1; 3x2 leaves passes 2, 3 and 5 empty.
 SIZES = {"1x1": (1, 1), "3x2": (3, 2)}
-EXTRA_SIZED = ["grey1", "grey16", "greyalpha8", "rgb8", "rgba8", "rgba16", "palette1", "palette8", "grey8_trns",
-               "rgb16_trns", "palette4_trns"]
+EXTRA_SIZED = ["grey1", "grey16", "greyalpha8", "rgb8", "rgb16", "rgba8", "rgba16", "palette1", "palette8",
+               "grey8_trns", "rgb16_trns", "palette4_trns"]
 EXTRA_SIZED_INTERLACED = ["rgba8", "rgb16", "palette4_trns"]
 
 
@@ -221,10 +221,13 @@ def main():
 
     # An iCCP chunk whose profile has the right length but no 'acsp' signature:
     # libpng reports it as a benign error, a warning when benign errors are allowed,
-    # and ignores the profile. Pixels as rgb8.png.
+    # and ignores the profile. Pixels as rgb8.png. The profile is stored, not
+    # compressed: libpng 1.6 reads the first 81 bytes of the chunk as the keyword
+    # buffer and calls an iCCP chunk shorter than 92 bytes "too short" before it
+    # looks at the profile at all.
     profile = bytearray(b"not an ICC profile, only bytes. " * 5)  # 160 bytes
     profile[0:4] = struct.pack(">I", len(profile))
-    iccp = chunk(b"iCCP", b"bogus\x00\x00" + zlib.compress(bytes(profile), 9))
+    iccp = chunk(b"iCCP", b"bogus\x00\x00" + zlib.compress(bytes(profile), 0))
     write("bad_icc.png", png(13, 7, RGB, 8, extra=iccp))
 
     # Bad files.

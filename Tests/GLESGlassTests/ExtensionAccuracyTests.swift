@@ -1,0 +1,124 @@
+import GlassTestSupport
+import Testing
+
+@testable import GLESGlass
+
+/// One accuracy check: an image, insets and a sigma.
+struct AccuracyCase: Sendable, CustomTestStringConvertible {
+  var name: String
+  var image: RGBAImage
+  var effect: BackgroundExtensionEffect
+  var depth: RGBAImage.Depth = .eight
+
+  var testDescription: String {
+    let p = effect.parameters
+    return "\(name) \(image.size) \(image.depth.rawValue)-bit, insets \(p.leadingPixels)/\(p.trailingPixels)/"
+      + "\(p.topPixels)/\(p.bottomPixels), sigma \(p.sigmaPixels), out \(depth.rawValue)-bit"
+  }
+
+  static func effect(_ l: Int, _ r: Int, _ t: Int, _ b: Int, sigma: Double) -> BackgroundExtensionEffect {
+    BackgroundExtensionEffect(
+      .init(leadingPixels: l, trailingPixels: r, topPixels: t, bottomPixels: b, sigmaPixels: sigma))
+  }
+
+  /// Stripes, gradients and hard edges in one odd-sized image.
+  static let mixed: RGBAImage = {
+    let stripes = ProceduralImages.stripes(width: 37, height: 23, period: 3)
+    let gradient = ProceduralImages.gradient(width: 37, height: 23)
+    return RGBAImage(width: 37, height: 23) { x, y in
+      let s = y < 11 ? stripes : gradient
+      let i = 4 * (y * 37 + x)
+      guard case .eight(let v) = s.samples else { return .zero }
+      return SIMD4(v[i], v[i + 1], v[i + 2], v[i + 3])
+    }
+  }()
+
+  static let grey = RGBAImage(width: 29, height: 17) { x, y in
+    let v = UInt8((x * 37 + y * y * 11) % 256)
+    return SIMD4(v, v, v, 255)
+  }
+
+  static let palette = RGBAImage(width: 31, height: 19) { x, y in
+    let colours: [SIMD4<UInt8>] = [
+      SIMD4(255, 0, 0, 255), SIMD4(0, 128, 255, 255), SIMD4(20, 20, 20, 255), SIMD4(250, 240, 200, 255),
+      SIMD4(0, 200, 60, 255), SIMD4(120, 0, 160, 255),
+    ]
+    return colours[(x / 4 + (y / 3) * 2) % colours.count]
+  }
+
+  static let translucent = ProceduralImages.noise(width: 23, height: 15, seed: 3, alpha: true)
+
+  static let sixteen: RGBAImage = {
+    var values = [UInt16](repeating: 0, count: 4 * 27 * 15)
+    for y in 0..<15 {
+      for x in 0..<27 {
+        let i = 4 * (y * 27 + x)
+        values[i] = UInt16(x * 2427)
+        values[i + 1] = UInt16((y * 4369 + x * 7) % 65536)
+        values[i + 2] = (x + y) % 5 == 0 ? 65535 : 300
+        values[i + 3] = UInt16(65535 - (x % 4) * 9000)
+      }
+    }
+    return RGBAImage(size: PixelSize(width: 27, height: 15), samples: .sixteen(values))
+  }()
+
+  static let all: [AccuracyCase] = {
+    var cases: [AccuracyCase] = []
+    // Every sigma the issue names, and both sides of each switch of method:
+    // 0 | 0.5 (copy | direct), 3.9 | 4 (direct | pyramid), 7.9 | 8 (one | two levels).
+    for sigma: Double in [0, 0.5, 2, 3.9, 4, 7.9, 8, 24, 64, 150] {
+      cases.append(AccuracyCase(name: "mixed", image: mixed, effect: effect(30, 19, 9, 6, sigma: sigma)))
+    }
+    // Insets wider than the image: the copies repeat.
+    for sigma: Double in [0, 2, 8, 24] {
+      cases.append(AccuracyCase(
+        name: "narrow", image: ProceduralImages.checker(width: 5, height: 4, cell: 1),
+        effect: effect(40, 23, 13, 17, sigma: sigma)))
+    }
+    // A single pixel.
+    for sigma: Double in [0, 2, 24, 150] {
+      cases.append(AccuracyCase(
+        name: "1x1", image: RGBAImage(width: 1, height: 1) { _, _ in SIMD4(200, 90, 30, 255) },
+        effect: effect(10, 10, 10, 10, sigma: sigma)))
+    }
+    for sigma: Double in [0, 2, 8, 24] {
+      cases.append(AccuracyCase(name: "grey", image: grey, effect: effect(20, 20, 0, 8, sigma: sigma)))
+      cases.append(AccuracyCase(name: "palette", image: palette, effect: effect(25, 12, 6, 0, sigma: sigma)))
+      cases.append(AccuracyCase(name: "rgba", image: translucent, effect: effect(18, 18, 5, 5, sigma: sigma)))
+      cases.append(AccuracyCase(name: "16-bit", image: sixteen, effect: effect(21, 13, 4, 9, sigma: sigma)))
+      cases.append(AccuracyCase(
+        name: "16-bit", image: sixteen, effect: effect(21, 13, 4, 9, sigma: sigma), depth: .sixteen))
+    }
+    return cases
+  }()
+}
+
+@Suite("Background extension against the exact definition")
+struct ExtensionAccuracyTests {
+  /// The bar of the issue: inside the frame the input exactly; in the extension
+  /// PSNR >= 45 dB and no channel off by more than 4/255.
+  static func check(_ c: AccuracyCase, on backend: TestBackend) throws {
+    let actual = try backend.render(c.effect, on: c.image, depth: c.depth)
+    let expected = ExactOracle.backgroundExtension(c.effect, on: c.image, depth: c.depth)
+    #expect(actual.size == expected.size)
+    let accuracy = Accuracy(actual, expected, frame: imageFrame(c.effect, c.image.size))
+    if verbose { print("\(backend) \(c.testDescription): \(accuracy)") }
+    #expect(accuracy.interiorMaxDifference == 0, "\(accuracy)")
+    #expect(accuracy.extensionMaxDifference <= 4, "\(accuracy)")
+    #expect(accuracy.extensionPSNR >= 45, "\(accuracy)")
+    if c.effect.parameters.sigmaPixels == 0 {
+      // Sigma 0 is an exact copy, not an approximation.
+      #expect(accuracy.extensionMaxDifference == 0, "\(accuracy)")
+    }
+  }
+
+  @Test("CPU backend", arguments: AccuracyCase.all)
+  func cpu(_ c: AccuracyCase) throws {
+    try Self.check(c, on: .cpu)
+  }
+
+  @Test("GPU backend", .enabled(if: TestGPU.isAvailable, TestGPU.skipReason), arguments: AccuracyCase.all)
+  func gpu(_ c: AccuracyCase) throws {
+    try Self.check(c, on: .gpu)
+  }
+}

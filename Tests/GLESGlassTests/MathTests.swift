@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+
+@testable import GLESGlass
+
+@Suite("Math: the formulas both backends share")
+struct MathTests {
+  @Test("reflectIndex follows -i-1 below 0 and 2n-1-i above n-1, period 2n")
+  func reflectRule() {
+    for n in [1, 2, 3, 7] {
+      // Build the mirrored sequence by hand: ... c b a | a b c | c b a | a b c ...
+      var expected: [Int: Int] = [:]
+      for i in 0..<n { expected[i] = i }
+      for i in n..<(4 * n) { expected[i] = expected[2 * n - 1 - i] ?? expected[i - 2 * n] ?? -1 }
+      for i in (-4 * n)..<0 { expected[i] = expected[-i - 1] ?? -1 }
+      for i in (-4 * n)..<(4 * n) {
+        #expect(reflectIndex(i, count: n) == expected[i], "n=\(n) i=\(i)")
+      }
+    }
+    #expect(reflectIndex(-1, count: 5) == 0)
+    #expect(reflectIndex(5, count: 5) == 4)
+    #expect(reflectIndex(10, count: 5) == 0)
+  }
+
+  @Test("the mirrored canvas repeats the image, and mirrors itself outside its edges")
+  func mirrorCanvas() {
+    // Image of width 3 at x = 5 in a canvas of width 12: inset wider than the image.
+    let canvas = MirrorCanvas(
+      canvasSize: PixelSize(width: 12, height: 1), imageOrigin: PixelPoint(x: 5, y: 0),
+      imageSize: PixelSize(width: 3, height: 1))
+    let columns = (0..<12).map(canvas.imageColumn)
+    // ... c b a | a b c | c b a ...: canvas 5,6,7 are the image; 4 is a, 3 b, 2 c, 1 c, 0 b.
+    #expect(columns == [1, 2, 2, 1, 0, 0, 1, 2, 2, 1, 0, 0])
+    // Outside the canvas, the canvas mirrors: -1 -> 0, 12 -> 11.
+    #expect(canvas.imageColumn(-1) == columns[0])
+    #expect(canvas.imageColumn(-3) == columns[2])
+    #expect(canvas.imageColumn(12) == columns[11])
+    #expect(canvas.imageColumn(14) == columns[9])
+  }
+
+  @Test("encode8 rounds exactly like floor(encode(l) * 255 + 0.5) in Double")
+  func encode8Exact() {
+    var values: [Float] = (0...200_000).map { Float($0) / 200_000 }
+    // Values right at and around each rounding threshold.
+    for code in 1..<256 {
+      let t = Float(SRGB.decode((Double(code) - 0.5) / 255))
+      values += [t.nextDown, t, t.nextUp]
+    }
+    values += [-1, -0.0, 1.5, .infinity]
+    for value in values {
+      let expected = UInt8((SRGB.encode(Double(value)) * 255 + 0.5).rounded(.down))
+      #expect(SRGB.encode8(value) == expected, "value \(value)")
+    }
+  }
+
+  @Test("every 8-bit code decodes and encodes back to itself")
+  func srgbRoundTrip() {
+    for code in 0..<256 {
+      #expect(SRGB.encode8(SRGB.decode8[code]) == UInt8(code))
+      #expect(SRGB.encode16(SRGB.decode16[code * 257]) == UInt16(code * 257))
+    }
+  }
+
+  @Test("Half.round and Half.bits agree with Swift's Float16 conversion")
+  func halfRounding() {
+    var values: [Float] = [0, 1, 0.5, 65504, 1e-8, 6.1e-5, 5.96e-8, 3e-8, 0.1, 0.3333333, 2.5e-6]
+    var seed: UInt32 = 12345
+    for _ in 0..<20000 {
+      seed = seed &* 1_664_525 &+ 1_013_904_223
+      values.append(Float(bitPattern: (seed >> 2) & 0x477F_FFFF))  // finite, within half range mostly
+    }
+    for value in values where value.isFinite && abs(value) <= 65504 {
+      let reference = Float16(value)
+      #expect(Half.round(value) == Float(reference), "value \(value)")
+      #expect(Half.bits(value) == reference.bitPattern, "value \(value)")
+      #expect(Half.float(bits: reference.bitPattern) == Float(reference))
+    }
+  }
+
+  @Test("Gaussian weights sum to one, and the radius is ceil(4 sigma)")
+  func gaussian() {
+    for sigma in [0.3, 0.5, 2, 3.99, 7.1] {
+      let radius = GaussianKernel.radius(sigma: sigma)
+      #expect(radius == Int((4 * sigma).rounded(.up)))
+      let w = GaussianKernel.halfWeights(sigma: sigma, radius: radius)
+      #expect(abs(w[0] + 2 * w.dropFirst().reduce(0, +) - 1) < 1e-12)
+      #expect(zip(w, w.dropFirst()).allSatisfy { $0 > $1 })
+    }
+  }
+
+  @Test("the blur plan keeps the coarse sigma in range and the total variance exact")
+  func blurPlan() {
+    for sigma in [0.5, 2, 3.99, 4, 4.01, 7.99, 8, 24, 64, 150, 2000] {
+      let plan = BlurPlan(sigmaPixels: sigma)
+      if sigma < 4 {
+        #expect(plan.levels == 0)
+        #expect(abs(plan.coarseSigma - sigma) < 1e-12)
+      } else {
+        let ratio = sigma / Double(plan.scale)
+        #expect(ratio >= 2 && ratio < 4, "sigma \(sigma): sigma / 2^k = \(ratio)")
+        let scale2 = Double(plan.scale * plan.scale)
+        let total = plan.coarseSigma * plan.coarseSigma * scale2 + 0.5 * (scale2 - 1)
+        #expect(abs(total - sigma * sigma) < 1e-9 * sigma * sigma)
+      }
+      #expect(plan.radius <= BlurPlan.maximumRadius)
+      #expect(abs(Double(plan.weights[0]) + 2 * plan.weights.dropFirst().reduce(0) { $0 + Double($1) } - 1) < 1e-6)
+    }
+    #expect(BlurPlan(sigmaPixels: 0).isIdentity)
+  }
+}

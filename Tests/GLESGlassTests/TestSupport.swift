@@ -1,0 +1,122 @@
+import Foundation
+import GlassTestSupport
+import Testing
+
+@testable import GLESGlass
+
+/// The GPU backend shared by the GPU tests of this process: one context, its
+/// programs compiled once. Renders through it are serialised by its GL thread.
+enum TestGPU {
+  nonisolated(unsafe) private static var made: (renderer: Renderer?, reason: String)?
+  private static let lock = NSLock()
+
+  private static func make() -> (renderer: Renderer?, reason: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    if let made { return made }
+    let result: (Renderer?, String)
+    do {
+      result = (try Renderer(backend: .gpu), "")
+    } catch {
+      result = (nil, "\(error)")
+      print("GPU tests skipped: no EGL display with OpenGL ES 3: \(error)")
+    }
+    made = result
+    return result
+  }
+
+  /// The shared GPU renderer, or nil when no EGL display can be had.
+  static var renderer: Renderer? { make().renderer }
+
+  /// True when an EGL display with OpenGL ES 3 can be had.
+  static var isAvailable: Bool { renderer != nil }
+
+  /// Why the GPU tests are skipped.
+  static var skipReason: Comment {
+    Comment(rawValue: "skipped: no EGL display with OpenGL ES 3 (\(make().reason))")
+  }
+}
+
+/// A backend under test.
+enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case cpu
+  case gpu
+
+  var testDescription: String { rawValue }
+
+  /// Renders `effect` on `image`; GPU renders use the shared GPU renderer.
+  func render(
+    _ effect: BackgroundExtensionEffect, on image: RGBAImage, depth: RGBAImage.Depth = .eight
+  ) throws -> RGBAImage {
+    var timings = RenderTimings()
+    switch self {
+    case .cpu:
+      return try Renderer(backend: .cpu).render(effect, on: image, depth: depth, timings: &timings)
+    case .gpu:
+      let renderer = try #require(TestGPU.renderer, "GPU tests run only where an EGL display can be had")
+      return try renderer.render(effect, on: image, depth: depth, timings: &timings)
+    }
+  }
+}
+
+/// How an output compares with the exact result, inside the image frame and in
+/// the extension around it, on the 8-bit scale.
+struct Accuracy: CustomStringConvertible {
+  var interiorMaxDifference = 0.0
+  var extensionMaxDifference = 0.0
+  var extensionPSNR = Double.infinity
+  var extensionPixels = 0
+  var worstPixel = PixelPoint(x: -1, y: -1)
+
+  init(_ actual: RGBAImage, _ expected: RGBAImage, frame: PixelRect) {
+    precondition(actual.size == expected.size, "sizes")
+    var sumSquares = 0.0
+    for y in 0..<actual.height {
+      for x in 0..<actual.width {
+        let p = actual.pixel16(x: x, y: y)
+        let q = expected.pixel16(x: x, y: y)
+        var worst = 0.0
+        var squares = 0.0
+        for c in 0..<4 {
+          let d = abs(Double(p[c]) - Double(q[c])) / 257
+          worst = max(worst, d)
+          squares += d * d
+        }
+        if frame.contains(PixelRect(x: x, y: y, width: 1, height: 1)) {
+          interiorMaxDifference = max(interiorMaxDifference, worst)
+        } else {
+          if worst > extensionMaxDifference { worstPixel = PixelPoint(x: x, y: y) }
+          extensionMaxDifference = max(extensionMaxDifference, worst)
+          sumSquares += squares
+          extensionPixels += 1
+        }
+      }
+    }
+    let mse = sumSquares / Double(max(1, 4 * extensionPixels))
+    extensionPSNR = mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+  }
+
+  var description: String {
+    String(
+      format: "interior max %.3g/255; extension max %.3g/255 at (%d, %d), PSNR %.2f dB over %d pixels",
+      interiorMaxDifference, extensionMaxDifference, worstPixel.x, worstPixel.y, extensionPSNR, extensionPixels)
+  }
+}
+
+/// The frame of the image inside the canvas of an effect.
+func imageFrame(_ effect: BackgroundExtensionEffect, _ size: PixelSize) -> PixelRect {
+  PixelRect(x: effect.parameters.leadingPixels, y: effect.parameters.topPixels, width: size.width, height: size.height)
+}
+
+/// The folder of the test fixtures.
+let fixturesFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+/// A folder for a test's files, removed by the caller.
+func makeTemporaryFolder() throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent("glass-gpu-tests-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
+
+/// Set GLASS_GPU_TEST_VERBOSE=1 to print the measured accuracy of each case.
+let verbose = ProcessInfo.processInfo.environment["GLASS_GPU_TEST_VERBOSE"] != nil
