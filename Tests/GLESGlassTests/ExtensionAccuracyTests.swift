@@ -89,6 +89,17 @@ struct AccuracyCase: Sendable, CustomTestStringConvertible {
       cases.append(AccuracyCase(
         name: "16-bit", image: sixteen, effect: effect(21, 13, 4, 9, sigma: sigma), depth: .sixteen))
     }
+    // PNG files of each colour type, decoded by libpng.
+    for file in ["grey4.png", "grey8_trns.png", "palette4_trns.png", "palette8_adam7.png", "rgba8.png", "rgba16.png",
+      "greyalpha16.png", "rgb16_trns.png"]
+    {
+      guard let image = try? PNGCodec.read(path: fixturesFolder.appendingPathComponent(file).path).image else {
+        preconditionFailure("fixture \(file) must decode")
+      }
+      for sigma: Double in [0, 3, 8, 24] {
+        cases.append(AccuracyCase(name: file, image: image, effect: effect(17, 11, 6, 4, sigma: sigma)))
+      }
+    }
     return cases
   }()
 }

@@ -49,6 +49,9 @@ protocol RenderBackend: AnyObject {
   /// The backend's image.
   associatedtype Image
 
+  /// False for a backend with no upload and readback (the CPU): the time of those
+  /// steps, which only hand over memory, counts as rendering.
+  var hasTransfers: Bool { get }
   /// Runs `body` where the backend's objects may be touched (for GLES, the GL thread).
   func perform<T>(_ body: () throws -> T) throws -> T
   /// Makes an image holding `rects` of a source in the descriptor's format.
@@ -124,9 +127,14 @@ enum RenderExecutor {
     for copy in graph.copies {
       target.copy(copy.rect, from: copy.image, to: copy.origin)
     }
-    timings.uploadMilliseconds += phases.upload
-    timings.renderMilliseconds += phases.render + (milliseconds() - copyStart)
-    timings.readbackMilliseconds += phases.readback
+    let copies = milliseconds() - copyStart
+    if backend.hasTransfers {
+      timings.uploadMilliseconds += phases.upload
+      timings.renderMilliseconds += phases.render + copies
+      timings.readbackMilliseconds += phases.readback
+    } else {
+      timings.renderMilliseconds += phases.upload + phases.render + phases.readback + copies
+    }
     return target
   }
 }

@@ -70,6 +70,8 @@ final class CPUImage {
 extension CPUBackend: RenderBackend {
   typealias Image = CPUImage
 
+  var hasTransfers: Bool { false }
+
   func perform<T>(_ body: () throws -> T) throws -> T { try body() }
 
   func upload(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> CPUImage {

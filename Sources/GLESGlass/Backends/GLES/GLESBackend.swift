@@ -105,6 +105,8 @@ public final class GLESBackend: @unchecked Sendable {
 extension GLESBackend: RenderBackend {
   typealias Image = GLTexture
 
+  var hasTransfers: Bool { true }
+
   func perform<T>(_ body: () throws -> T) throws -> T {
     closeLock.lock()
     let isClosed = closed

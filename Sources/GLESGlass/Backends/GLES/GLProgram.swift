@@ -199,3 +199,8 @@ final class GLProgram {
     }
   }
 }
+
+/// Deletes a program made outside the backend's cache (tests). GL thread only.
+func glDeleteProgramForTests(_ program: GLProgram) {
+  glDeleteProgram(program.name)
+}

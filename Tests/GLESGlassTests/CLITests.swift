@@ -1,0 +1,221 @@
+import Foundation
+import GlassTestSupport
+import Testing
+
+@testable import GLESGlass
+
+/// The result of one run of the command-line tool.
+struct CLIResult {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+}
+
+/// Runs the built `glass-gpu` with `arguments`, with `environment` added.
+func runCLI(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
+  let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("glass-gpu")
+  let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(".build/debug/glass-gpu")
+  let path = FileManager.default.isExecutableFile(atPath: binary.path) ? binary : fallback
+  #expect(FileManager.default.isExecutableFile(atPath: path.path), "build glass-gpu first: \(path.path)")
+  let process = Process()
+  process.executableURL = path
+  process.arguments = arguments
+  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  let out = Pipe()
+  let err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  try process.run()
+  let outData = out.fileHandleForReading.readDataToEndOfFile()
+  let errData = err.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return CLIResult(
+    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+    stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// Every file in a folder (to see that nothing, not even a temporary, was left).
+func files(in folder: URL) -> [String] {
+  ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+}
+
+/// One bad input: the arguments, and words the error must contain.
+struct BadInput: Sendable, CustomTestStringConvertible {
+  var name: String
+  var input: String
+  var options: [String]
+  var mustMention: [String]
+
+  var testDescription: String { name }
+
+  static func fixture(_ name: String) -> String { fixturesFolder.appendingPathComponent(name).path }
+  static let good = fixture("rgba8.png")
+  static let insets = ["--leading", "8", "--trailing", "8"]
+
+  static let all: [BadInput] = [
+    BadInput(name: "truncated file", input: fixture("truncated.png"), options: insets, mustMention: ["truncated.png", "truncated"]),
+    BadInput(name: "corrupted data", input: fixture("corrupt_zlib.png"), options: insets, mustMention: ["corrupt_zlib.png", "damaged"]),
+    BadInput(name: "bad CRC", input: fixture("bad_crc.png"), options: insets, mustMention: ["bad_crc.png", "CRC"]),
+    BadInput(name: "empty file", input: fixture("empty.png"), options: insets, mustMention: ["empty.png", "empty"]),
+    BadInput(name: "missing file", input: "/nonexistent/photo.png", options: insets, mustMention: ["/nonexistent/photo.png", "no such file"]),
+    BadInput(name: "not a PNG", input: fixture("not_a_png.png"), options: insets, mustMention: ["not_a_png.png", "not a PNG"]),
+    BadInput(name: "a folder", input: fixturesFolder.path, options: insets, mustMention: ["Fixtures", "folder"]),
+    BadInput(name: "100000x100000 header", input: fixture("huge_header.png"), options: insets, mustMention: ["huge_header.png", "100000x100000", "--max-pixels"]),
+    BadInput(name: "negative inset", input: good, options: ["--leading", "-5", "--trailing", "8"], mustMention: ["--leading", "-5", "range"]),
+    BadInput(name: "non-numeric inset", input: good, options: ["--leading", "wide", "--trailing", "8"], mustMention: ["--leading", "wide"]),
+    BadInput(name: "NaN sigma", input: good, options: insets + ["--sigma", "nan"], mustMention: ["--sigma", "number"]),
+    BadInput(name: "infinite sigma", input: good, options: insets + ["--sigma", "inf"], mustMention: ["--sigma"]),
+    BadInput(name: "negative sigma", input: good, options: insets + ["--sigma", "-1"], mustMention: ["--sigma", "range"]),
+    BadInput(name: "bad depth", input: good, options: insets + ["--depth", "12"], mustMention: ["--depth", "8 or 16"]),
+    BadInput(name: "canvas over the pixel limit", input: good, options: ["--leading", "60000", "--trailing", "60000", "--top", "60000", "--max-pixels", "1000000"], mustMention: ["canvas", "--max-pixels"]),
+  ]
+}
+
+@Suite("Command line, end to end")
+struct CLITests {
+  @Test("bad input: a short message naming the file or option, a non-zero exit, no output file",
+    arguments: BadInput.all)
+  func badInput(_ bad: BadInput) throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent("out.png").path
+    let result = try runCLI(["extend", bad.input, "-o", output, "--backend", "cpu"] + bad.options)
+    #expect(result.status != 0)
+    for word in bad.mustMention {
+      #expect(result.stderr.contains(word), "stderr should mention \(word): \(result.stderr)")
+    }
+    #expect(files(in: folder).isEmpty, "left behind: \(files(in: folder))")
+  }
+
+  @Test("an output into a missing folder fails before any work, naming the folder")
+  func missingOutputFolder() throws {
+    let result = try runCLI(["extend", BadInput.good, "-o", "/nonexistent/dir/out.png"] + BadInput.insets)
+    #expect(result.status != 0)
+    #expect(result.stderr.contains("/nonexistent/dir"))
+  }
+
+  @Test("--timings prints one JSON line with the six keys; the CPU reports no upload or readback")
+  func timings() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent("out.png").path
+    let result = try runCLI(["extend", BadInput.good, "-o", output, "--backend", "cpu", "--timings"] + BadInput.insets)
+    #expect(result.status == 0, "\(result.stderr)")
+    let line = try #require(result.stderr.split(separator: "\n").last)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Double])
+    #expect(Set(object.keys) == ["decode_ms", "upload_ms", "render_ms", "readback_ms", "encode_ms", "total_ms"])
+    #expect(object["upload_ms"] == 0 && object["readback_ms"] == 0)
+    #expect((object["total_ms"] ?? 0) >= (object["decode_ms"] ?? 0) + (object["encode_ms"] ?? 0))
+    #expect(files(in: folder) == ["out.png"])
+  }
+
+  @Test("--depth 16 writes a 16-bit PNG whose 8-bit rounding is the 8-bit output")
+  func depth16() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let out8 = folder.appendingPathComponent("8.png").path
+    let out16 = folder.appendingPathComponent("16.png").path
+    let common = ["--backend", "cpu", "--sigma", "0"] + BadInput.insets
+    #expect(try runCLI(["extend", BadInput.fixture("rgba16.png"), "-o", out8] + common).status == 0)
+    #expect(try runCLI(["extend", BadInput.fixture("rgba16.png"), "-o", out16, "--depth", "16"] + common).status == 0)
+    let eight = try PNGCodec.read(path: out8)
+    let sixteen = try PNGCodec.read(path: out16)
+    #expect(eight.header.bitDepth == 8 && sixteen.header.bitDepth == 16)
+    #expect(sixteen.image.converted(to: .eight) == eight.image)
+  }
+
+  @Test("compare reports the difference and fails over --max-diff")
+  func compare() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let a = folder.appendingPathComponent("a.png").path
+    let b = folder.appendingPathComponent("b.png").path
+    let diff = folder.appendingPathComponent("diff.png").path
+    try PNGCodec.write(ProceduralImages.gradient(width: 20, height: 10), to: a)
+    var changed = ProceduralImages.gradient(width: 20, height: 10)
+    if case .eight(var v) = changed.samples {
+      v[0] = v[0] > 128 ? v[0] - 3 : v[0] + 3
+      changed.samples = .eight(v)
+    }
+    try PNGCodec.write(changed, to: b)
+    let same = try runCLI(["compare", a, a, "--max-diff", "0"])
+    #expect(same.status == 0)
+    #expect(same.stdout.contains("max difference 0/255"))
+    let differ = try runCLI(["compare", a, b, "--diff", diff, "--max-diff", "2"])
+    #expect(differ.status == 1)
+    #expect(differ.stdout.contains("max difference 3/255"), "\(differ.stdout)")
+    #expect(differ.stdout.contains("1 pixels"))
+    #expect(differ.stderr.contains("--max-diff"))
+    #expect(FileManager.default.fileExists(atPath: diff))
+    #expect(try runCLI(["compare", a, b, "--max-diff", "3"]).status == 0)
+    // One pixel of 200 is 0.5 %.
+    #expect(try runCLI(["compare", a, b, "--max-share", "0.4"]).status == 1)
+    #expect(try runCLI(["compare", a, b, "--max-share", "0.6"]).status == 0)
+    let json = try runCLI(["compare", a, b, "--json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(object["max_diff"] as? Double == 3)
+    let mismatch = try runCLI(["compare", a, BadInput.good])
+    #expect(mismatch.status == 1 && mismatch.stderr.contains("size"))
+  }
+
+  @Test("with EGL unavailable, --backend gpu fails clearly and --backend auto renders on the CPU and says so")
+  func noGPU() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let noEGL = ["__EGL_VENDOR_LIBRARY_FILENAMES": "/nonexistent"]
+    let gpu = folder.appendingPathComponent("gpu.png").path
+    let auto = folder.appendingPathComponent("auto.png").path
+    let cpu = folder.appendingPathComponent("cpu.png").path
+    let failed = try runCLI(["extend", BadInput.good, "-o", gpu, "--backend", "gpu"] + BadInput.insets, environment: noEGL)
+    #expect(failed.status != 0)
+    #expect(failed.stderr.contains("no EGL display"), "\(failed.stderr)")
+    #expect(failed.stderr.contains("--backend cpu"))
+    #expect(!FileManager.default.fileExists(atPath: gpu))
+    let fellBack = try runCLI(["extend", BadInput.good, "-o", auto, "--backend", "auto"] + BadInput.insets, environment: noEGL)
+    #expect(fellBack.status == 0, "\(fellBack.stderr)")
+    #expect(fellBack.stderr.contains("rendering on the CPU"))
+    #expect(try runCLI(["extend", BadInput.good, "-o", cpu, "--backend", "cpu"] + BadInput.insets).status == 0)
+    #expect(try PNGCodec.read(path: auto).image == PNGCodec.read(path: cpu).image)
+    let info = try runCLI(["info"], environment: noEGL)
+    #expect(info.status == 1 && info.stdout.contains("unavailable"))
+  }
+
+  @Test("info names the platform, the driver and why other platforms were not used",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func info() throws {
+    let text = try runCLI(["info"])
+    #expect(text.status == 0)
+    for key in ["platform:", "EGL vendor:", "GL renderer:", "GLSL version:", "max texture:", "not used: gbm"] {
+      #expect(text.stdout.contains(key), "\(key) in \(text.stdout)")
+    }
+    let json = try runCLI(["info", "--json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(object["platform"] as? String != nil)
+    #expect((object["attempts"] as? [[String: Any]])?.count == 3)
+  }
+
+  @Test("the CLI renders the same picture on both backends, and keeps the image exact",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func bothBackends() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = folder.appendingPathComponent("in.png").path
+    let image = ProceduralImages.landscape(width: 160, height: 90)
+    try PNGCodec.write(image, to: input)
+    var outputs: [RGBAImage] = []
+    for backend in ["gpu", "cpu"] {
+      let output = folder.appendingPathComponent("\(backend).png").path
+      let result = try runCLI(
+        ["extend", input, "-o", output, "--backend", backend, "--leading", "48", "--trailing", "40", "--top", "12", "--sigma", "16"])
+      #expect(result.status == 0, "\(result.stderr)")
+      outputs.append(try PNGCodec.read(path: output).image)
+    }
+    let comparison = try ImageComparison(outputs[0], outputs[1])
+    #expect(comparison.maxDifference <= 2 && comparison.fractionOverOne <= 0.001)
+    var interior = RGBAImage(size: image.size, depth: .eight)
+    interior.copy(PixelRect(x: 48, y: 12, width: 160, height: 90), from: outputs[0], to: PixelPoint(x: 0, y: 0))
+    #expect(interior == image)
+  }
+}
