@@ -33,12 +33,17 @@ ivec2 canvasToImage(ivec2 c) {
 // for bilinear taps on a MIRRORED_REPEAT texture. The canvas edge is mirrored here,
 // continuously; within half a pixel of it both taps are the edge pixel, hence the
 // clamp. The image's own mirroring is the texture's MIRRORED_REPEAT, which applies
-// reflectIndex to each texel of the tap.
+// reflectIndex to each texel of the tap. CANVAS_INSIDE: the backend knows every
+// tap lies within half a pixel of the canvas, so the clamp alone is exact.
 vec2 canvasToImageCoord(vec2 s) {
+#ifdef CANVAS_INSIDE
+  vec2 p = s;
+#else
   vec2 p = mod(s, 2.0 * u_canvasSize);
   p = min(p, 2.0 * u_canvasSize - p);
+#endif
   p = clamp(p, vec2(0.5), u_canvasSize - 0.5);
-  return mod(p - u_imageOrigin, 2.0 * u_imageSize) / u_imageSize;
+  return (p - u_imageOrigin) / u_imageSize;
 }
 #endif
 

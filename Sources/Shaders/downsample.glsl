@@ -5,17 +5,18 @@ uniform sampler2D u_source;
 uniform vec2 u_scale;   // source position = output pixel centre * scale + offset
 uniform vec2 u_offset;
 
-vec4 tap(vec2 p) {
-#ifdef SOURCE_CANVAS
-  return texture(u_source, canvasToImageCoord(p));
-#else
-  return texture(u_source, p / vec2(textureSize(u_source, 0)));
-#endif
-}
-
 void main() {
   vec2 c = gl_FragCoord.xy * u_scale + u_offset;
-  vec4 top = tap(c + vec2(-0.75, -0.75)) + tap(c + vec2(0.75, -0.75));
-  vec4 bottom = tap(c + vec2(-0.75, 0.75)) + tap(c + vec2(0.75, 0.75));
+  // The two tap positions of each axis; the mapping works axis by axis.
+#ifdef SOURCE_CANVAS
+  vec2 a = canvasToImageCoord(c - 0.75);
+  vec2 b = canvasToImageCoord(c + 0.75);
+#else
+  vec2 inverseSize = 1.0 / vec2(textureSize(u_source, 0));
+  vec2 a = (c - 0.75) * inverseSize;
+  vec2 b = (c + 0.75) * inverseSize;
+#endif
+  vec4 top = texture(u_source, a) + texture(u_source, vec2(b.x, a.y));
+  vec4 bottom = texture(u_source, vec2(a.x, b.y)) + texture(u_source, b);
   emit(0.25 * (top + bottom));
 }

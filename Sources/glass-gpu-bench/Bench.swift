@@ -8,11 +8,163 @@ struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "glass-gpu-bench",
     abstract: "Benchmarks of glass-gpu, and the procedural images they use.",
-    subcommands: [Generate.self])
+    subcommands: [ExtendBench.self, ProcessBench.self, Generate.self],
+    defaultSubcommand: ExtendBench.self)
+}
+
+/// The benchmark image: a 1920x1080 photo-like landscape, cached as a PNG.
+func benchmarkImage(width: Int, height: Int) throws -> (image: RGBAImage, path: String) {
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent("glass-gpu-bench-landscape-\(width)x\(height).png").path
+  if let decoded = try? PNGCodec.read(path: path), decoded.image.size == PixelSize(width: width, height: height) {
+    return (decoded.image, path)
+  }
+  let image = ProceduralImages.landscape(width: width, height: height)
+  try PNGCodec.write(image, to: path, compression: 6)
+  return (image, path)
+}
+
+/// Statistics of a list of milliseconds.
+struct Stats {
+  var median: Double
+  var minimum: Double
+
+  init(_ values: [Double]) {
+    let sorted = values.sorted()
+    median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    minimum = sorted.first ?? 0
+  }
+}
+
+struct ExtendBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "extend",
+    abstract: "Time the background extension in a warm process: upload + render + readback per backend and sigma.",
+    discussion: """
+      The image is a procedural 1920x1080 photo-like landscape; the canvas adds
+      --inset pixels on each side (leading and trailing). Each configuration is
+      rendered --warmup times, then timed --runs times; medians are printed.
+      """)
+
+  @Option(help: "Sigmas to time, in pixels.")
+  var sigma: [Double] = [8, 24, 64]
+
+  @Option(help: "Leading and trailing inset, in pixels.")
+  var inset = 320
+
+  @Option var width = 1920
+  @Option var height = 1080
+  @Option var warmup = 3
+  @Option var runs = 15
+
+  @Option(help: "Backends: gpu, cpu.")
+  var backend: [String] = ["gpu", "cpu"]
+
+  @Flag(help: "Print JSON lines instead of a table.")
+  var json = false
+
+  func run() throws {
+    let (image, _) = try benchmarkImage(width: width, height: height)
+    if !json {
+      print("glass-gpu-bench extend: \(width)x\(height) landscape, \(inset) px each side, median of \(runs) runs after \(warmup) warm-up")
+      print(String(format: "%-8s %7s %10s %10s %12s %10s %10s", "backend", "sigma", "upload", "render", "readback", "sum", "min sum"))
+    }
+    for name in backend {
+      guard let choice = BackendChoice(rawValue: name), choice != .auto else {
+        throw ValidationError("--backend takes gpu or cpu")
+      }
+      let renderer: Renderer
+      do {
+        renderer = try Renderer(backend: choice)
+      } catch let error as GlassError {
+        print("\(name): skipped, \(error)")
+        continue
+      }
+      defer { renderer.close() }
+      if !json, let info = renderer.gles?.info { print("gpu = \(info.glRenderer), EGL platform \(info.platform)") }
+      for s in sigma {
+        let effect = BackgroundExtensionEffect(.init(leadingPixels: inset, trailingPixels: inset, sigmaPixels: s))
+        var samples: [RenderTimings] = []
+        for i in 0..<(warmup + runs) {
+          var t = RenderTimings()
+          _ = try renderer.render(effect, on: image, timings: &t)
+          if i >= warmup { samples.append(t) }
+        }
+        let upload = Stats(samples.map(\.uploadMilliseconds))
+        let render = Stats(samples.map(\.renderMilliseconds))
+        let readback = Stats(samples.map(\.readbackMilliseconds))
+        let sum = Stats(samples.map { $0.uploadMilliseconds + $0.renderMilliseconds + $0.readbackMilliseconds })
+        if json {
+          print(
+            "{\"backend\":\"\(name)\",\"sigma\":\(s),\"upload_ms\":\(f(upload.median)),\"render_ms\":\(f(render.median)),"
+              + "\"readback_ms\":\(f(readback.median)),\"total_ms\":\(f(sum.median)),\"min_total_ms\":\(f(sum.minimum))}")
+        } else {
+          print(String(
+            format: "%-8@ %7.1f %8.2f ms %8.2f ms %10.2f ms %8.2f ms %8.2f ms", name as NSString, s, upload.median,
+            render.median, readback.median, sum.median, sum.minimum))
+        }
+      }
+    }
+  }
+
+  func f(_ v: Double) -> String { String(format: "%.3f", v) }
+}
+
+struct ProcessBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "process",
+    abstract: "Time whole `glass-gpu extend` processes (decode to encode), with a new and then a warm shader cache.",
+    discussion: """
+      Runs the glass-gpu binary beside this one. The first run gets an empty Mesa
+      shader cache (MESA_SHADER_CACHE_DIR in a new folder), so llvmpipe compiles its
+      shaders; the later runs find them in that cache.
+      """)
+
+  @Option var width = 1920
+  @Option var height = 1080
+  @Option var inset = 320
+  @Option var sigma = 24.0
+  @Option var runs = 3
+  @Option(help: "gpu or cpu") var backend = "gpu"
+
+  func run() throws {
+    let (_, input) = try benchmarkImage(width: width, height: height)
+    let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+      .appendingPathComponent("glass-gpu").path
+    guard FileManager.default.isExecutableFile(atPath: binary) else {
+      throw ValidationError("glass-gpu is not built beside this binary (\(binary)); run swift build -c release")
+    }
+    let cache = FileManager.default.temporaryDirectory.appendingPathComponent("glass-gpu-bench-cache-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: cache) }
+    let output = cache.appendingPathComponent("out.png").path
+    print("glass-gpu-bench process: glass-gpu extend \(width)x\(height), \(inset) px each side, sigma \(sigma), --backend \(backend)")
+    for run in 1...max(1, runs) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: binary)
+      process.arguments = [
+        "extend", input, "-o", output, "--leading", "\(inset)", "--trailing", "\(inset)", "--sigma", "\(sigma)",
+        "--backend", backend, "--timings",
+      ]
+      var environment = ProcessInfo.processInfo.environment
+      environment["MESA_SHADER_CACHE_DIR"] = cache.path
+      process.environment = environment
+      let errors = Pipe()
+      process.standardError = errors
+      let start = Date()
+      try process.run()
+      let data = errors.fileHandleForReading.readDataToEndOfFile()
+      process.waitUntilExit()
+      let wall = Date().timeIntervalSince(start) * 1000
+      let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
+      let label = run == 1 ? "new shader cache " : "warm shader cache"
+      print(String(format: "run %d (%@): wall %7.1f ms  %@", run, label as NSString, wall, line as NSString))
+      guard process.terminationStatus == 0 else { throw ExitCode(process.terminationStatus) }
+    }
+  }
 }
 
 struct Generate: ParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "Write a procedural landscape PNG.")
+  static let configuration = CommandConfiguration(abstract: "Write the procedural landscape as a PNG.")
 
   @Argument(help: "Output PNG.")
   var output: String

@@ -70,8 +70,23 @@ protocol RenderBackend: AnyObject {
   func readback(_ image: Image, rects: [PixelRect], into target: inout RGBAImage) throws
 }
 
+/// `GLASS_GPU_TRACE=1` prints the time of every pass to stderr (each pass then
+/// waits for the one before, so the total is a little slower).
+let trace = ProcessInfo.processInfo.environment["GLASS_GPU_TRACE"].map { $0 != "0" && !$0.isEmpty } ?? false
+
+func traceLine(_ line: String) {
+  FileHandle.standardError.write(Data("glass-gpu trace: \(line)\n".utf8))
+}
+
 /// Runs a compiled graph on a backend.
 enum RenderExecutor {
+  /// Places exact source pixels into the output; returns the milliseconds taken.
+  static func placeCopies(_ copies: [RenderGraph.Copy], into target: inout RGBAImage) -> Double {
+    let start = milliseconds()
+    for copy in copies { target.copy(copy.rect, from: copy.image, to: copy.origin) }
+    return milliseconds() - start
+  }
+
   /// Executes `compiled` and returns its output, with the graph's exact copies
   /// placed. Fills the upload, render and readback timings.
   static func execute<Backend: RenderBackend>(
@@ -82,6 +97,7 @@ enum RenderExecutor {
     let depth: RGBAImage.Depth = outputDescriptor.format == .srgb16 ? .sixteen : .eight
     var target = RGBAImage(size: outputDescriptor.size, depth: depth)
     var phases = (upload: 0.0, render: 0.0, readback: 0.0)
+    var copyTime = 0.0
 
     try backend.perform {
       var images = [Backend.Image?](repeating: nil, count: graph.resources.count)
@@ -108,7 +124,14 @@ enum RenderExecutor {
           guard let image = images[handle.index] else { preconditionFailure("input image made") }
           return image
         }
+        let passStart = trace ? milliseconds() : 0
         try backend.run(pass, inputs: inputs, output: output)
+        if trace {
+          try backend.finish()
+          let area = pass.rect.pixelCount
+          traceLine(String(format: "pass %-22@ %-14@ %9d px %8.3f ms", pass.name as NSString,
+            pass.primitive.name as NSString, area, milliseconds() - passStart))
+        }
         for handle in pass.inputs + [pass.output] where compiled.lifetimes[handle]?.upperBound == position {
           if let image = images[handle.index] {
             backend.recycle(image, graph[handle].descriptor)
@@ -116,24 +139,27 @@ enum RenderExecutor {
           }
         }
       }
+      // The exact copies need no GPU: a GPU backend's are made while it works.
+      // (The CPU backend holds the target's storage until readback.)
+      if backend.hasTransfers { copyTime = placeCopies(graph.copies, into: &target) }
       try backend.finish()
       let rendered = milliseconds()
       if let output = images[compiled.output.index] {
         try backend.readback(output, rects: compiled.writtenRects, into: &target)
       }
+      if !backend.hasTransfers { copyTime = placeCopies(graph.copies, into: &target) }
       phases = (uploaded - start, rendered - uploaded, milliseconds() - rendered)
     }
-    let copyStart = milliseconds()
-    for copy in graph.copies {
-      target.copy(copy.rect, from: copy.image, to: copy.origin)
+    if trace {
+      traceLine(String(format: "upload %.3f ms, passes and copies %.3f ms (copies %.3f ms), readback %.3f ms",
+        phases.upload, phases.render, copyTime, phases.readback))
     }
-    let copies = milliseconds() - copyStart
     if backend.hasTransfers {
       timings.uploadMilliseconds += phases.upload
-      timings.renderMilliseconds += phases.render + copies
+      timings.renderMilliseconds += phases.render
       timings.readbackMilliseconds += phases.readback
     } else {
-      timings.renderMilliseconds += phases.upload + phases.render + phases.readback + copies
+      timings.renderMilliseconds += phases.upload + phases.render + phases.readback
     }
     return target
   }

@@ -124,14 +124,22 @@ public struct RGBAImage: Sendable, Equatable {
         for i in 0..<rowCount { dst[d + i] = convert(src[s + i]) }
       }
     }
+    func rows<T>(_ src: UnsafeBufferPointer<T>, _ dst: UnsafeMutableBufferPointer<T>) {
+      guard let source = src.baseAddress, let target = dst.baseAddress else { return }
+      for row in 0..<rect.height {
+        let s = 4 * ((rect.y + row) * srcWidth + rect.x)
+        let d = 4 * ((origin.y + row) * dstWidth + origin.x)
+        (target + d).update(from: source + s, count: rowCount)
+      }
+    }
     switch (samples, source.samples) {
     case (.eight(var dst), .eight(let src)):
       samples = .eight([])
-      src.withUnsafeBufferPointer { s in dst.withUnsafeMutableBufferPointer { d in rows(s, d) { $0 } } }
+      src.withUnsafeBufferPointer { s in dst.withUnsafeMutableBufferPointer { d in rows(s, d) } }
       samples = .eight(dst)
     case (.sixteen(var dst), .sixteen(let src)):
       samples = .eight([])
-      src.withUnsafeBufferPointer { s in dst.withUnsafeMutableBufferPointer { d in rows(s, d) { $0 } } }
+      src.withUnsafeBufferPointer { s in dst.withUnsafeMutableBufferPointer { d in rows(s, d) } }
       samples = .sixteen(dst)
     case (.eight(var dst), .sixteen(let src)):
       samples = .eight([])

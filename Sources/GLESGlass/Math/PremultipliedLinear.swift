@@ -10,9 +10,17 @@ public enum PremultipliedLinear {
   static let alpha8: [UInt16] = (0..<256).map { Half.bits(Float($0) / 255) }
 
   /// Writes the binary16 bits of `rect` of `image`, four per pixel, rows of
-  /// `rect.width` pixels, into `out`.
+  /// `rect.width` pixels, into `out`; large rectangles are split across cores.
   public static func convert(_ image: RGBAImage, rect: PixelRect, into out: UnsafeMutablePointer<UInt16>) {
     precondition(PixelRect(size: image.size).contains(rect), "rect inside the image")
+    let target = UncheckedSendable(out)
+    CPUKernels.parallelRows(0..<rect.height, cost: rect.pixelCount) { rows in
+      let band = PixelRect(x: rect.x, y: rect.y + rows.lowerBound, width: rect.width, height: rows.count)
+      convertRows(image, rect: band, into: target.value + 4 * rows.lowerBound * rect.width)
+    }
+  }
+
+  private static func convertRows(_ image: RGBAImage, rect: PixelRect, into out: UnsafeMutablePointer<UInt16>) {
     let width = image.width
     switch image.samples {
     case .eight(let values):

@@ -406,7 +406,11 @@ final class GLESState {
       glUseProgram(program.name)
       try program.apply(MirrorExtendUniforms(parameters: parameters, integerSource: integer))
     case .downsample(let parameters):
-      program = try self.program(key(pass.primitive, parameters.addressing, outputDefine))
+      var key = key(pass.primitive, parameters.addressing, outputDefine)
+      if case .canvas(let canvas) = parameters.addressing, Self.tapsInsideCanvas(pass.rect, parameters.map, canvas) {
+        key = ProgramKey(primitive: key.primitive, defines: ["CANVAS_INSIDE"] + key.defines)
+      }
+      program = try self.program(key)
       glUseProgram(program.name)
       try program.apply(DownsampleUniforms(parameters: parameters))
     case .convolve(let parameters):
@@ -426,6 +430,17 @@ final class GLESState {
     glBindTexture(glEnum(GL_TEXTURE_2D), input.name)
     glDrawArrays(glEnum(GL_TRIANGLES), 0, 3)
     try checkGLError("running \(pass.name) (\(program.key))")
+  }
+
+  /// True when every downsample tap of `rect` lands within half a pixel of the
+  /// canvas, where clamping alone mirrors the canvas edge exactly.
+  static func tapsInsideCanvas(_ rect: PixelRect, _ map: PixelMap, _ canvas: MirrorCanvas) -> Bool {
+    let x0 = (Double(rect.x) + 0.5) * map.scale + map.offsetX - 0.75
+    let x1 = (Double(rect.maxX) - 0.5) * map.scale + map.offsetX + 0.75
+    let y0 = (Double(rect.y) + 0.5) * map.scale + map.offsetY - 0.75
+    let y1 = (Double(rect.maxY) - 0.5) * map.scale + map.offsetY + 0.75
+    return x0 >= -0.5 && y0 >= -0.5 && x1 <= Double(canvas.canvasSize.width) + 0.5
+      && y1 <= Double(canvas.canvasSize.height) + 0.5
   }
 
   private func key(_ primitive: Primitive, _ addressing: SourceAddressing, _ output: String) -> ProgramKey {
