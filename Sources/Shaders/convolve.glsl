@@ -2,26 +2,30 @@
 // kernel along u_axis, taps at whole pixels, weights w[0 ... radius]:
 //
 //   out(p) = w0 f(p) + sum_i w_i (f(p + i axis) + f(p - i axis))
-uniform sampler2D u_source;
-uniform ivec2 u_offset;  // source pixel = output pixel + offset
+//
+// Every tap is read alone by a NEAREST sampler: on llvmpipe a bilinear tap costs
+// more than two nearest ones, so pairing taps into bilinear reads is slower.
+uniform sampler2D u_source;  // NEAREST, MIRRORED_REPEAT
+uniform ivec2 u_offset;      // source pixel = output pixel + offset
 uniform ivec2 u_axis;
 uniform int u_radius;
 uniform float u_weights[MAX_RADIUS + 1];
 
-vec4 fetch(ivec2 p) {
+// The texel of whole pixel p, mirrored at the edges by the sampler: a NEAREST tap at
+// a pixel centre is that pixel, and MIRRORED_REPEAT applies reflectIndex.
 #ifdef SOURCE_CANVAS
-  return texelFetch(u_source, canvasToImage(p), 0);
+vec4 fetch(vec2 centre) { return texture(u_source, canvasToImageCoord(centre)); }
 #else
-  ivec2 size = textureSize(u_source, 0);
-  return texelFetch(u_source, ivec2(reflectIndex(p.x, size.x), reflectIndex(p.y, size.y)), 0);
+vec4 fetch(vec2 centre) { return texture(u_source, centre / vec2(textureSize(u_source, 0))); }
 #endif
-}
 
 void main() {
-  ivec2 p = ivec2(gl_FragCoord.xy) + u_offset;
+  vec2 p = gl_FragCoord.xy + vec2(u_offset);
+  vec2 axis = vec2(u_axis);
   vec4 sum = u_weights[0] * fetch(p);
   for (int i = 1; i <= u_radius; i++) {
-    sum += u_weights[i] * (fetch(p + i * u_axis) + fetch(p - i * u_axis));
+    vec2 d = float(i) * axis;
+    sum += u_weights[i] * (fetch(p + d) + fetch(p - d));
   }
   emit(sum);
 }

@@ -65,8 +65,9 @@ struct AccuracyCase: Sendable, CustomTestStringConvertible {
   static let all: [AccuracyCase] = {
     var cases: [AccuracyCase] = []
     // Every sigma the issue names, and both sides of each switch of method:
-    // 0 | 0.5 (copy | direct), 3.9 | 4 (direct | pyramid), 7.9 | 8 (one | two levels).
-    for sigma: Double in [0, 0.5, 2, 3.9, 4, 7.9, 8, 24, 64, 150] {
+    // 0 | 0.5 (copy | direct), 2.49 | 2.5 (direct | pyramid), 4.99 | 5 (one | two
+    // levels), and the top and bottom of a level's range (19.99 | 20).
+    for sigma: Double in [0, 0.5, 2, 2.49, 2.5, 4.99, 5, 8, 19.99, 20, 24, 64, 150] {
       cases.append(AccuracyCase(name: "mixed", image: mixed, effect: effect(30, 19, 9, 6, sigma: sigma)))
     }
     // Insets wider than the image: the copies repeat.
@@ -88,6 +89,12 @@ struct AccuracyCase: Sendable, CustomTestStringConvertible {
       cases.append(AccuracyCase(name: "16-bit", image: sixteen, effect: effect(21, 13, 4, 9, sigma: sigma)))
       cases.append(AccuracyCase(
         name: "16-bit", image: sixteen, effect: effect(21, 13, 4, 9, sigma: sigma), depth: .sixteen))
+    }
+    // A canvas whose every work region lies inside it: the GPU's clamp-only
+    // mirroring of the canvas edge (CANVAS_INSIDE) is used.
+    for sigma: Double in [5, 8, 24] {
+      cases.append(AccuracyCase(
+        name: "inside", image: ProceduralImages.landscape(width: 200, height: 64), effect: effect(40, 40, 0, 0, sigma: sigma)))
     }
     // PNG files of each colour type, decoded by libpng.
     for file in ["grey4.png", "grey8_trns.png", "palette4_trns.png", "palette8_adam7.png", "rgba8.png", "rgba16.png",

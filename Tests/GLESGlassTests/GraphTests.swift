@@ -126,11 +126,30 @@ struct GraphTests {
     let names = Set(compiled.passes.map(\.primitive.name))
     if sigma == 0 {
       #expect(names == ["mirror_extend"])
-    } else if sigma < 4 {
+    } else if sigma < 2 * BlurPlan.minimumCoarseSigma {
       #expect(names == ["convolve"])
     } else {
       #expect(names == ["downsample", "convolve", "upsample"])
     }
     #expect(compiled.graph.copies.count == 1)
+  }
+}
+
+@Suite("GLES variants")
+struct GLESVariantTests {
+  @Test("the accuracy cases named inside do exercise the clamp-only canvas mirroring", arguments: [5.0, 8, 24])
+  func insideCanvasIsCovered(sigma: Double) throws {
+    let image = RGBAImage(size: PixelSize(width: 200, height: 64), depth: .eight)
+    let effect = BackgroundExtensionEffect(.init(leadingPixels: 40, trailingPixels: 40, sigmaPixels: sigma))
+    let compiled = try effect.lower(image, depth: .eight).compile()
+    var inside = 0
+    for pass in compiled.passes {
+      if case .downsample(let p) = pass.primitive, case .canvas(let canvas) = p.addressing,
+        GLESState.tapsInsideCanvas(pass.rect, p.map, canvas)
+      {
+        inside += 1
+      }
+    }
+    #expect(inside == 2, "both strips' first halving reads inside the canvas")
   }
 }

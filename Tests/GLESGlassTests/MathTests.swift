@@ -90,14 +90,15 @@ struct MathTests {
 
   @Test("the blur plan keeps the coarse sigma in range and the total variance exact")
   func blurPlan() {
-    for sigma in [0.5, 2, 3.99, 4, 4.01, 7.99, 8, 24, 64, 150, 2000] {
+    let low = BlurPlan.minimumCoarseSigma
+    for sigma in [0.5, 2, 2.49, 2.5, 2.51, 4.99, 5, 8, 24, 64, 150, 2000] {
       let plan = BlurPlan(sigmaPixels: sigma)
-      if sigma < 4 {
+      if sigma < 2 * low {
         #expect(plan.levels == 0)
         #expect(abs(plan.coarseSigma - sigma) < 1e-12)
       } else {
         let ratio = sigma / Double(plan.scale)
-        #expect(ratio >= 2 && ratio < 4, "sigma \(sigma): sigma / 2^k = \(ratio)")
+        #expect(ratio >= low && ratio < 2 * low, "sigma \(sigma): sigma / 2^k = \(ratio)")
         let scale2 = Double(plan.scale * plan.scale)
         let total = plan.coarseSigma * plan.coarseSigma * scale2 + 0.5 * (scale2 - 1)
         #expect(abs(total - sigma * sigma) < 1e-9 * sigma * sigma)

@@ -159,6 +159,9 @@ final class GLESState {
   var pool = ImagePool<GLTexture>()
   private var programs: [ProgramKey: GLProgram] = [:]
   private var vertexArray: GLuint = 0
+  /// Sampler objects: bilinear and nearest, both mirrored at the edges.
+  private var linearSampler: GLuint = 0
+  private var nearestSampler: GLuint = 0
   private var liveTextures = 0
   private var liveFramebuffers = 0
   private var staging: [UInt16] = []
@@ -199,6 +202,15 @@ final class GLESState {
     self.contextVersion = version
     glGenVertexArrays(1, &vertexArray)
     glBindVertexArray(vertexArray)
+    for (sampler, filter) in [(\GLESState.linearSampler, GL_LINEAR), (\GLESState.nearestSampler, GL_NEAREST)] {
+      var name: GLuint = 0
+      glGenSamplers(1, &name)
+      glSamplerParameteri(name, glEnum(GL_TEXTURE_MIN_FILTER), filter)
+      glSamplerParameteri(name, glEnum(GL_TEXTURE_MAG_FILTER), filter)
+      glSamplerParameteri(name, glEnum(GL_TEXTURE_WRAP_S), GL_MIRRORED_REPEAT)
+      glSamplerParameteri(name, glEnum(GL_TEXTURE_WRAP_T), GL_MIRRORED_REPEAT)
+      self[keyPath: sampler] = name
+    }
     glDisable(glEnum(GL_DITHER))
     glDisable(glEnum(GL_BLEND))
     glEnable(glEnum(GL_SCISSOR_TEST))
@@ -428,6 +440,13 @@ final class GLESState {
     glScissor(GLint(pass.rect.x), GLint(pass.rect.y), GLsizei(pass.rect.width), GLsizei(pass.rect.height))
     glActiveTexture(glEnum(GL_TEXTURE0))
     glBindTexture(glEnum(GL_TEXTURE_2D), input.name)
+    // Integer textures cannot be filtered; convolution taps are whole pixels.
+    let nearest: Bool
+    switch pass.primitive {
+    case .convolve, .mirrorExtend: nearest = true
+    case .downsample, .upsample: nearest = GLFormat(input.descriptor.format).isInteger
+    }
+    glBindSampler(0, nearest ? nearestSampler : linearSampler)
     glDrawArrays(glEnum(GL_TRIANGLES), 0, 3)
     try checkGLError("running \(pass.name) (\(program.key))")
   }
@@ -458,6 +477,8 @@ final class GLESState {
     for program in programs.values { glDeleteProgram(program.name) }
     programs.removeAll()
     glDeleteVertexArrays(1, &vertexArray)
+    glDeleteSamplers(1, &linearSampler)
+    glDeleteSamplers(1, &nearestSampler)
     eglMakeCurrent(connection.display, cegl_no_surface(), cegl_no_surface(), cegl_no_context())
     eglDestroyContext(connection.display, context)
     eglReleaseThread()
