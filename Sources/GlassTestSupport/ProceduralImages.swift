@@ -102,7 +102,8 @@ struct ValueNoise {
   let seed: UInt64
 
   func lattice(_ x: Int, _ y: Int) -> Double {
-    var h = UInt64(bitPattern: Int64(x)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: Int64(y)) &* 0xC2B2_AE3D_27D4_EB4F
+    var h =
+      UInt64(bitPattern: Int64(x)) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bitPattern: Int64(y)) &* 0xC2B2_AE3D_27D4_EB4F
     h ^= seed &* 0x1656_67B1_9E37_79F9
     h ^= h >> 29
     h = h &* 0xBF58_476D_1CE4_E5B9

@@ -14,7 +14,9 @@ struct Bench: ParsableCommand {
 
 /// The benchmark image: a 1920x1080 photo-like landscape, cached as a PNG.
 func benchmarkImage(width: Int, height: Int) throws -> (image: RGBAImage, path: String) {
-  let path = FileManager.default.temporaryDirectory.appendingPathComponent("glass-gpu-bench-landscape-\(width)x\(height).png").path
+  let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "glass-gpu-bench-landscape-\(width)x\(height).png"
+  ).path
   if let decoded = try? PNGCodec.read(path: path), decoded.image.size == PixelSize(width: width, height: height) {
     return (decoded.image, path)
   }
@@ -65,8 +67,13 @@ struct ExtendBench: ParsableCommand {
   func run() throws {
     let (image, _) = try benchmarkImage(width: width, height: height)
     if !json {
-      print("glass-gpu-bench extend: \(width)x\(height) landscape, \(inset) px each side, median of \(runs) runs after \(warmup) warm-up")
-      print(String(format: "%-8s %7s %10s %10s %12s %10s %10s", "backend", "sigma", "upload", "render", "readback", "sum", "min sum"))
+      print(
+        "glass-gpu-bench extend: \(width)x\(height) landscape, \(inset) px each side, median of \(runs) runs after \(warmup) warm-up"
+      )
+      print(
+        String(
+          format: "%-8s %7s %10s %10s %12s %10s %10s", "backend", "sigma", "upload", "render", "readback", "sum",
+          "min sum"))
     }
     for name in backend {
       guard let choice = BackendChoice(rawValue: name), choice != .auto else {
@@ -96,11 +103,13 @@ struct ExtendBench: ParsableCommand {
         if json {
           print(
             "{\"backend\":\"\(name)\",\"sigma\":\(s),\"upload_ms\":\(f(upload.median)),\"render_ms\":\(f(render.median)),"
-              + "\"readback_ms\":\(f(readback.median)),\"total_ms\":\(f(sum.median)),\"min_total_ms\":\(f(sum.minimum))}")
+              + "\"readback_ms\":\(f(readback.median)),\"total_ms\":\(f(sum.median)),\"min_total_ms\":\(f(sum.minimum))}"
+          )
         } else {
-          print(String(
-            format: "%-8@ %7.1f %8.2f ms %8.2f ms %10.2f ms %8.2f ms %8.2f ms", name as NSString, s, upload.median,
-            render.median, readback.median, sum.median, sum.minimum))
+          print(
+            String(
+              format: "%-8@ %7.1f %8.2f ms %8.2f ms %10.2f ms %8.2f ms %8.2f ms", name as NSString, s, upload.median,
+              render.median, readback.median, sum.median, sum.minimum))
         }
       }
     }
@@ -133,11 +142,14 @@ struct ProcessBench: ParsableCommand {
     guard FileManager.default.isExecutableFile(atPath: binary) else {
       throw ValidationError("glass-gpu is not built beside this binary (\(binary)); run swift build -c release")
     }
-    let cache = FileManager.default.temporaryDirectory.appendingPathComponent("glass-gpu-bench-cache-\(UUID().uuidString)")
+    let cache = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "glass-gpu-bench-cache-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: cache) }
     let output = cache.appendingPathComponent("out.png").path
-    print("glass-gpu-bench process: glass-gpu extend \(width)x\(height), \(inset) px each side, sigma \(sigma), --backend \(backend)")
+    print(
+      "glass-gpu-bench process: glass-gpu extend \(width)x\(height), \(inset) px each side, sigma \(sigma), --backend \(backend)"
+    )
     for run in 1...max(1, runs) {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: binary)

@@ -147,7 +147,9 @@ struct Compare: ParsableCommand {
   @Option(help: ArgumentHelp("Fail when any channel differs by more than N/255.", valueName: "N"))
   var maxDiff: Double?
 
-  @Option(help: ArgumentHelp("Fail when more than this percentage of pixels differ by more than 1/255.", valueName: "percent"))
+  @Option(
+    help: ArgumentHelp("Fail when more than this percentage of pixels differ by more than 1/255.", valueName: "percent")
+  )
   var maxShare: Double?
 
   @Flag(help: "Print one JSON object instead of text.")
@@ -164,17 +166,22 @@ struct Compare: ParsableCommand {
       if json {
         print(
           "{\"max_diff\":\(String(format: "%.3f", result.maxDifference)),\"pixels_over_1\":\(result.pixelsOverOne),"
-            + "\"share_over_1_percent\":\(String(format: "%.4f", share)),\"psnr_db\":\(result.psnr.isInfinite ? "null" : psnr)}")
+            + "\"share_over_1_percent\":\(String(format: "%.4f", share)),\"psnr_db\":\(result.psnr.isInfinite ? "null" : psnr)}"
+        )
       } else {
         print(
           "max difference \(String(format: "%.3g", result.maxDifference))/255, "
             + "\(result.pixelsOverOne) pixels (\(String(format: "%.4f", share)) %) over 1/255, PSNR \(psnr) dB")
       }
       if let maxDiff, result.maxDifference > maxDiff + 1e-9 {
-        throw GlassError(.imagesDiffer, "the images differ by \(String(format: "%.3g", result.maxDifference))/255, over --max-diff \(maxDiff)")
+        throw GlassError(
+          .imagesDiffer,
+          "the images differ by \(String(format: "%.3g", result.maxDifference))/255, over --max-diff \(maxDiff)")
       }
       if let maxShare, share > maxShare {
-        throw GlassError(.imagesDiffer, "\(String(format: "%.4f", share)) % of pixels differ by more than 1/255, over --max-share \(maxShare)")
+        throw GlassError(
+          .imagesDiffer,
+          "\(String(format: "%.4f", share)) % of pixels differ by more than 1/255, over --max-share \(maxShare)")
       }
     }
   }
@@ -209,8 +216,9 @@ struct Info: ParsableCommand {
     let tried = Set(info.attempts.map(\.platform))
     var attempts = info.attempts
     for platform in EGLPlatformKind.allCases where !tried.contains(platform.rawValue) {
-      attempts.append(PlatformAttempt(
-        platform: platform.rawValue, target: "-", used: false, detail: "not tried: an earlier platform worked"))
+      attempts.append(
+        PlatformAttempt(
+          platform: platform.rawValue, target: "-", used: false, detail: "not tried: an earlier platform worked"))
     }
     if json {
       let encoder = JSONEncoder()

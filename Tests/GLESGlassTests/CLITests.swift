@@ -55,27 +55,47 @@ struct BadInput: Sendable, CustomTestStringConvertible {
   static let insets = ["--leading", "8", "--trailing", "8"]
 
   static let all: [BadInput] = [
-    BadInput(name: "truncated file", input: fixture("truncated.png"), options: insets, mustMention: ["truncated.png", "truncated"]),
-    BadInput(name: "corrupted data", input: fixture("corrupt_zlib.png"), options: insets, mustMention: ["corrupt_zlib.png", "damaged"]),
+    BadInput(
+      name: "truncated file", input: fixture("truncated.png"), options: insets,
+      mustMention: ["truncated.png", "truncated"]),
+    BadInput(
+      name: "corrupted data", input: fixture("corrupt_zlib.png"), options: insets,
+      mustMention: ["corrupt_zlib.png", "damaged"]),
     BadInput(name: "bad CRC", input: fixture("bad_crc.png"), options: insets, mustMention: ["bad_crc.png", "CRC"]),
     BadInput(name: "empty file", input: fixture("empty.png"), options: insets, mustMention: ["empty.png", "empty"]),
-    BadInput(name: "missing file", input: "/nonexistent/photo.png", options: insets, mustMention: ["/nonexistent/photo.png", "no such file"]),
-    BadInput(name: "not a PNG", input: fixture("not_a_png.png"), options: insets, mustMention: ["not_a_png.png", "not a PNG"]),
+    BadInput(
+      name: "missing file", input: "/nonexistent/photo.png", options: insets,
+      mustMention: ["/nonexistent/photo.png", "no such file"]),
+    BadInput(
+      name: "not a PNG", input: fixture("not_a_png.png"), options: insets, mustMention: ["not_a_png.png", "not a PNG"]),
     BadInput(name: "a folder", input: fixturesFolder.path, options: insets, mustMention: ["Fixtures", "folder"]),
-    BadInput(name: "100000x100000 header", input: fixture("huge_header.png"), options: insets, mustMention: ["huge_header.png", "100000x100000", "--max-pixels"]),
-    BadInput(name: "negative inset", input: good, options: ["--leading", "-5", "--trailing", "8"], mustMention: ["--leading", "-5", "range"]),
-    BadInput(name: "non-numeric inset", input: good, options: ["--leading", "wide", "--trailing", "8"], mustMention: ["--leading", "wide"]),
-    BadInput(name: "NaN sigma", input: good, options: insets + ["--sigma", "nan"], mustMention: ["--sigma", "number"]),
+    BadInput(
+      name: "100000x100000 header", input: fixture("huge_header.png"), options: insets,
+      mustMention: ["huge_header.png", "100000x100000", "--max-pixels"]),
+    BadInput(
+      name: "negative inset", input: good, options: ["--leading", "-5", "--trailing", "8"],
+      mustMention: ["--leading", "-5", "range"]),
+    BadInput(
+      name: "non-numeric inset", input: good, options: ["--leading", "wide", "--trailing", "8"],
+      mustMention: ["--leading", "wide"]),
+    BadInput(
+      name: "NaN sigma", input: good, options: insets + ["--sigma", "nan"], mustMention: ["--sigma", "number"]),
     BadInput(name: "infinite sigma", input: good, options: insets + ["--sigma", "inf"], mustMention: ["--sigma"]),
-    BadInput(name: "negative sigma", input: good, options: insets + ["--sigma", "-1"], mustMention: ["--sigma", "range"]),
-    BadInput(name: "bad depth", input: good, options: insets + ["--depth", "12"], mustMention: ["--depth", "8 or 16"]),
-    BadInput(name: "canvas over the pixel limit", input: good, options: ["--leading", "60000", "--trailing", "60000", "--top", "60000", "--max-pixels", "1000000"], mustMention: ["canvas", "--max-pixels"]),
+    BadInput(
+      name: "negative sigma", input: good, options: insets + ["--sigma", "-1"], mustMention: ["--sigma", "range"]),
+    BadInput(
+      name: "bad depth", input: good, options: insets + ["--depth", "12"], mustMention: ["--depth", "8 or 16"]),
+    BadInput(
+      name: "canvas over the pixel limit", input: good,
+      options: ["--leading", "60000", "--trailing", "60000", "--top", "60000", "--max-pixels", "1000000"],
+      mustMention: ["canvas", "--max-pixels"]),
   ]
 }
 
 @Suite("Command line, end to end")
 struct CLITests {
-  @Test("bad input: a short message naming the file or option, a non-zero exit, no output file",
+  @Test(
+    "bad input: a short message naming the file or option, a non-zero exit, no output file",
     arguments: BadInput.all)
   func badInput(_ bad: BadInput) throws {
     let folder = try makeTemporaryFolder()
@@ -168,12 +188,14 @@ struct CLITests {
     let gpu = folder.appendingPathComponent("gpu.png").path
     let auto = folder.appendingPathComponent("auto.png").path
     let cpu = folder.appendingPathComponent("cpu.png").path
-    let failed = try runCLI(["extend", BadInput.good, "-o", gpu, "--backend", "gpu"] + BadInput.insets, environment: noEGL)
+    let failed = try runCLI(
+      ["extend", BadInput.good, "-o", gpu, "--backend", "gpu"] + BadInput.insets, environment: noEGL)
     #expect(failed.status != 0)
     #expect(failed.stderr.contains("no EGL display"), "\(failed.stderr)")
     #expect(failed.stderr.contains("--backend cpu"))
     #expect(!FileManager.default.fileExists(atPath: gpu))
-    let fellBack = try runCLI(["extend", BadInput.good, "-o", auto, "--backend", "auto"] + BadInput.insets, environment: noEGL)
+    let fellBack = try runCLI(
+      ["extend", BadInput.good, "-o", auto, "--backend", "auto"] + BadInput.insets, environment: noEGL)
     #expect(fellBack.status == 0, "\(fellBack.stderr)")
     #expect(fellBack.stderr.contains("rendering on the CPU"))
     #expect(try runCLI(["extend", BadInput.good, "-o", cpu, "--backend", "cpu"] + BadInput.insets).status == 0)
@@ -182,7 +204,8 @@ struct CLITests {
     #expect(info.status == 1 && info.stdout.contains("unavailable"))
   }
 
-  @Test("info names the platform, the driver and why other platforms were not used",
+  @Test(
+    "info names the platform, the driver and why other platforms were not used",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func info() throws {
     let text = try runCLI(["info"])
@@ -196,7 +219,8 @@ struct CLITests {
     #expect((object["attempts"] as? [[String: Any]])?.count == 3)
   }
 
-  @Test("the CLI renders the same picture on both backends, and keeps the image exact",
+  @Test(
+    "the CLI renders the same picture on both backends, and keeps the image exact",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func bothBackends() throws {
     let folder = try makeTemporaryFolder()
@@ -208,7 +232,10 @@ struct CLITests {
     for backend in ["gpu", "cpu"] {
       let output = folder.appendingPathComponent("\(backend).png").path
       let result = try runCLI(
-        ["extend", input, "-o", output, "--backend", backend, "--leading", "48", "--trailing", "40", "--top", "12", "--sigma", "16"])
+        [
+          "extend", input, "-o", output, "--backend", backend, "--leading", "48", "--trailing", "40", "--top", "12",
+          "--sigma", "16",
+        ])
       #expect(result.status == 0, "\(result.stderr)")
       outputs.append(try PNGCodec.read(path: output).image)
     }

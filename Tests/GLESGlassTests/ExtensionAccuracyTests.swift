@@ -72,34 +72,40 @@ struct AccuracyCase: Sendable, CustomTestStringConvertible {
     }
     // Insets wider than the image: the copies repeat.
     for sigma: Double in [0, 2, 8, 24] {
-      cases.append(AccuracyCase(
-        name: "narrow", image: ProceduralImages.checker(width: 5, height: 4, cell: 1),
-        effect: effect(40, 23, 13, 17, sigma: sigma)))
+      cases.append(
+        AccuracyCase(
+          name: "narrow", image: ProceduralImages.checker(width: 5, height: 4, cell: 1),
+          effect: effect(40, 23, 13, 17, sigma: sigma)))
     }
     // A single pixel.
     for sigma: Double in [0, 2, 24, 150] {
-      cases.append(AccuracyCase(
-        name: "1x1", image: RGBAImage(width: 1, height: 1) { _, _ in SIMD4(200, 90, 30, 255) },
-        effect: effect(10, 10, 10, 10, sigma: sigma)))
+      cases.append(
+        AccuracyCase(
+          name: "1x1", image: RGBAImage(width: 1, height: 1) { _, _ in SIMD4(200, 90, 30, 255) },
+          effect: effect(10, 10, 10, 10, sigma: sigma)))
     }
     for sigma: Double in [0, 2, 8, 24] {
       cases.append(AccuracyCase(name: "grey", image: grey, effect: effect(20, 20, 0, 8, sigma: sigma)))
       cases.append(AccuracyCase(name: "palette", image: palette, effect: effect(25, 12, 6, 0, sigma: sigma)))
       cases.append(AccuracyCase(name: "rgba", image: translucent, effect: effect(18, 18, 5, 5, sigma: sigma)))
       cases.append(AccuracyCase(name: "16-bit", image: sixteen, effect: effect(21, 13, 4, 9, sigma: sigma)))
-      cases.append(AccuracyCase(
-        name: "16-bit", image: sixteen, effect: effect(21, 13, 4, 9, sigma: sigma), depth: .sixteen))
+      cases.append(
+        AccuracyCase(
+          name: "16-bit", image: sixteen, effect: effect(21, 13, 4, 9, sigma: sigma), depth: .sixteen))
     }
     // A canvas whose every work region lies inside it: the GPU's clamp-only
     // mirroring of the canvas edge (CANVAS_INSIDE) is used.
     for sigma: Double in [5, 8, 24] {
-      cases.append(AccuracyCase(
-        name: "inside", image: ProceduralImages.landscape(width: 200, height: 64), effect: effect(40, 40, 0, 0, sigma: sigma)))
+      cases.append(
+        AccuracyCase(
+          name: "inside", image: ProceduralImages.landscape(width: 200, height: 64),
+          effect: effect(40, 40, 0, 0, sigma: sigma)))
     }
     // PNG files of each colour type, decoded by libpng.
-    for file in ["grey4.png", "grey8_trns.png", "palette4_trns.png", "palette8_adam7.png", "rgba8.png", "rgba16.png",
-      "greyalpha16.png", "rgb16_trns.png"]
-    {
+    for file in [
+      "grey4.png", "grey8_trns.png", "palette4_trns.png", "palette8_adam7.png", "rgba8.png", "rgba16.png",
+      "greyalpha16.png", "rgb16_trns.png",
+    ] {
       guard let image = try? PNGCodec.read(path: fixturesFolder.appendingPathComponent(file).path).image else {
         preconditionFailure("fixture \(file) must decode")
       }

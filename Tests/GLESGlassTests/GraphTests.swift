@@ -21,8 +21,11 @@ struct GraphTests {
     let all = PixelRect(x: 0, y: 0, width: 4, height: 2)
     graph.addPass("a", downsample(), inputs: [source], output: a, rect: all)
     graph.addPass("unused", downsample(), inputs: [source], output: unused, rect: all)
-    graph.addPass("b", .upsample(Upsample(map: PixelMap(scale: 1, offsetX: 0, offsetY: 0))), inputs: [a], output: b, rect: all)
-    graph.addPass("out", .upsample(Upsample(map: PixelMap(scale: 1, offsetX: 0, offsetY: 0))), inputs: [b], output: output, rect: all)
+    graph.addPass(
+      "b", .upsample(Upsample(map: PixelMap(scale: 1, offsetX: 0, offsetY: 0))), inputs: [a], output: b, rect: all)
+    graph.addPass(
+      "out", .upsample(Upsample(map: PixelMap(scale: 1, offsetX: 0, offsetY: 0))), inputs: [b], output: output,
+      rect: all)
     let compiled = try graph.compile()
     #expect(compiled.passes.map(\.name) == ["a", "b", "out"])
     #expect(compiled.lifetimes[a] == 0...1)
@@ -50,7 +53,8 @@ struct GraphTests {
     var readEarly = RenderGraph()
     let output = readEarly.makeOutput(size: PixelSize(width: 4, height: 2), format: .srgb8)
     let never = readEarly.makeTransient("never", size: PixelSize(width: 4, height: 2), format: .linearHalf)
-    readEarly.addPass("x", downsample(), inputs: [never], output: output, rect: PixelRect(x: 0, y: 0, width: 4, height: 2))
+    readEarly.addPass(
+      "x", downsample(), inputs: [never], output: output, rect: PixelRect(x: 0, y: 0, width: 4, height: 2))
     #expect(throws: GlassError.self) { try readEarly.compile() }
 
     var outside = RenderGraph()
@@ -66,16 +70,21 @@ struct GraphTests {
     #expect(throws: GlassError.self) { try intoSource.compile() }
   }
 
-  @Test("strips never overlap, and with the image they tile the canvas", arguments: [
-    (PixelSize(width: 10, height: 6), [3, 4, 0, 0]), (PixelSize(width: 10, height: 6), [3, 4, 2, 5]),
-    (PixelSize(width: 1, height: 1), [40, 0, 7, 0]), (PixelSize(width: 7, height: 5), [0, 0, 0, 9]),
-  ])
+  @Test(
+    "strips never overlap, and with the image they tile the canvas",
+    arguments: [
+      (PixelSize(width: 10, height: 6), [3, 4, 0, 0]), (PixelSize(width: 10, height: 6), [3, 4, 2, 5]),
+      (PixelSize(width: 1, height: 1), [40, 0, 7, 0]), (PixelSize(width: 7, height: 5), [0, 0, 0, 9]),
+    ])
   func stripsTile(size: PixelSize, insets: [Int]) {
     let effect = BackgroundExtensionEffect(
       .init(leadingPixels: insets[0], trailingPixels: insets[1], topPixels: insets[2], bottomPixels: insets[3]))
     let canvas = effect.canvasSize(for: size)
     var covered = [Int](repeating: 0, count: canvas.pixelCount)
-    let rects = effect.strips(for: size).map(\.rect) + [PixelRect(x: insets[0], y: insets[2], width: size.width, height: size.height)]
+    let rects =
+      effect.strips(for: size).map(\.rect) + [
+        PixelRect(x: insets[0], y: insets[2], width: size.width, height: size.height)
+      ]
     for rect in rects {
       #expect(PixelRect(size: canvas).contains(rect))
       for y in rect.y..<rect.maxY { for x in rect.x..<rect.maxX { covered[y * canvas.width + x] += 1 } }
@@ -83,7 +92,9 @@ struct GraphTests {
     #expect(covered.allSatisfy { $0 == 1 })
   }
 
-  @Test("work regions hold the strip plus the margin, and start at the canvas edges they touch", arguments: [0.5, 3, 8, 24, 64])
+  @Test(
+    "work regions hold the strip plus the margin, and start at the canvas edges they touch",
+    arguments: [0.5, 3, 8, 24, 64])
   func workRegions(sigma: Double) {
     let effect = BackgroundExtensionEffect(
       .init(leadingPixels: 50, trailingPixels: 37, topPixels: 11, bottomPixels: 0, sigmaPixels: sigma))
@@ -98,8 +109,9 @@ struct GraphTests {
       let m = plan.marginPixels
       #expect(strip.x == 0 ? region.x == 0 : region.x <= strip.x - m, "\(name) left")
       #expect(strip.y == 0 ? region.y == 0 : region.y <= strip.y - m, "\(name) top")
-      #expect(strip.maxX == canvas.width && (region.maxX - region.x) % plan.scale == 0
-        ? region.maxX >= canvas.width : region.maxX >= strip.maxX + m, "\(name) right")
+      #expect(
+        strip.maxX == canvas.width && (region.maxX - region.x) % plan.scale == 0
+          ? region.maxX >= canvas.width : region.maxX >= strip.maxX + m, "\(name) right")
       #expect(region.maxY >= min(strip.maxY + m, canvas.height), "\(name) bottom")
     }
   }

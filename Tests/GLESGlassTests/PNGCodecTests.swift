@@ -58,7 +58,9 @@ enum PNGFixtures {
   static let extraSizedInterlacedKinds = ["rgba8", "rgb16", "palette4_trns"]
 
   static func good(_ kind: String, interlaced: Bool = false, width: Int = 13, height: Int = 7) -> Good {
-    let (_, colorType, bitDepth, trns) = kinds.first { $0.0 == kind }!
+    guard let (_, colorType, bitDepth, trns) = kinds.first(where: { $0.0 == kind }) else {
+      preconditionFailure("unknown fixture kind \(kind)")
+    }
     return Good(
       kind: kind, colorType: colorType, bitDepth: bitDepth, transparencyChunk: trns, interlaced: interlaced,
       width: width, height: height)
@@ -103,7 +105,7 @@ enum PNGFixtures {
     let bits = fixture.bitDepth
     let opaque = bits == 16 ? 65535 : 255
     let scale = bits < 8 ? 255 / ((1 << bits) - 1) : 1
-    let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][fixture.colorType]!
+    let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][fixture.colorType, default: 0]
     func stored(_ x: Int, _ y: Int) -> [Int] { (0..<channels).map { sample(x, y, $0, bits: bits) } }
     let key = stored(fixture.width / 2, fixture.height / 2)
     var values: [Int] = []

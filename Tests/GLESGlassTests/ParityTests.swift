@@ -19,21 +19,25 @@ struct ParityCase: Sendable, CustomTestStringConvertible {
   static let all: [ParityCase] = {
     var cases: [ParityCase] = []
     for sigma: Double in [0, 0.5, 2, 3.9, 4, 8, 24, 64, 150] {
-      cases.append(ParityCase(
-        name: "landscape", image: landscape,
-        effect: BackgroundExtensionEffect(
-          .init(leadingPixels: 120, trailingPixels: 97, topPixels: 40, bottomPixels: 31, sigmaPixels: sigma))))
+      cases.append(
+        ParityCase(
+          name: "landscape", image: landscape,
+          effect: BackgroundExtensionEffect(
+            .init(leadingPixels: 120, trailingPixels: 97, topPixels: 40, bottomPixels: 31, sigmaPixels: sigma))))
     }
-    cases.append(ParityCase(
-      name: "translucent noise", image: ProceduralImages.noise(width: 97, height: 61, seed: 9, alpha: true),
-      effect: BackgroundExtensionEffect(.init(leadingPixels: 64, trailingPixels: 64, sigmaPixels: 12))))
-    cases.append(ParityCase(
-      name: "landscape", image: landscape,
-      effect: BackgroundExtensionEffect(.init(leadingPixels: 80, trailingPixels: 80, sigmaPixels: 24)),
-      depth: .sixteen))
-    cases.append(ParityCase(
-      name: "16-bit input", image: landscape.converted(to: .sixteen),
-      effect: BackgroundExtensionEffect(.init(leadingPixels: 80, trailingPixels: 33, topPixels: 9, sigmaPixels: 6))))
+    cases.append(
+      ParityCase(
+        name: "translucent noise", image: ProceduralImages.noise(width: 97, height: 61, seed: 9, alpha: true),
+        effect: BackgroundExtensionEffect(.init(leadingPixels: 64, trailingPixels: 64, sigmaPixels: 12))))
+    cases.append(
+      ParityCase(
+        name: "landscape", image: landscape,
+        effect: BackgroundExtensionEffect(.init(leadingPixels: 80, trailingPixels: 80, sigmaPixels: 24)),
+        depth: .sixteen))
+    cases.append(
+      ParityCase(
+        name: "16-bit input", image: landscape.converted(to: .sixteen),
+        effect: BackgroundExtensionEffect(.init(leadingPixels: 80, trailingPixels: 33, topPixels: 9, sigmaPixels: 6))))
     return cases
   }()
 }
@@ -48,16 +52,20 @@ struct ParityTests {
     let cpu = try TestBackend.cpu.render(c.effect, on: c.image, depth: c.depth)
     let comparison = try ImageComparison(gpu, cpu)
     if verbose {
-      print("parity \(c.testDescription): max \(comparison.maxDifference), over 1: \(comparison.pixelsOverOne), PSNR \(comparison.psnr)")
+      print(
+        "parity \(c.testDescription): max \(comparison.maxDifference), over 1: \(comparison.pixelsOverOne), PSNR \(comparison.psnr)"
+      )
     }
     #expect(comparison.maxDifference <= 2, "max difference \(comparison.maxDifference)/255")
-    #expect(comparison.fractionOverOne <= 0.001, "\(comparison.pixelsOverOne) of \(comparison.pixelCount) pixels over 1/255")
+    #expect(
+      comparison.fractionOverOne <= 0.001, "\(comparison.pixelsOverOne) of \(comparison.pixelCount) pixels over 1/255")
   }
 }
 
 @Suite("Resources: nothing leaks")
 struct ResourceTests {
-  @Test("after a render the texture pool and the live GL objects are back where they started",
+  @Test(
+    "after a render the texture pool and the live GL objects are back where they started",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func noGPULeaks() throws {
     let renderer = try Renderer(backend: .gpu)
@@ -85,7 +93,8 @@ struct ResourceTests {
     #expect(trimmed.poolIdle == 0 && trimmed.poolInUse == 0, "\(trimmed)")
   }
 
-  @Test("closing a renderer lets go of its use of the shared EGL display",
+  @Test(
+    "closing a renderer lets go of its use of the shared EGL display",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func displayReferenceCount() throws {
     _ = TestGPU.renderer
@@ -147,7 +156,8 @@ struct WrongType: ShaderUniforms {
 struct ShaderTests {
   let key = ProgramKey(primitive: "upsample", defines: ["OUTPUT_LINEAR_HALF"])
 
-  @Test("a uniform struct that does not match its GLSL fails loudly, naming the uniform",
+  @Test(
+    "a uniform struct that does not match its GLSL fails loudly, naming the uniform",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func uniformMismatch() throws {
     let backend = try GLESBackend()
@@ -178,7 +188,8 @@ struct ShaderTests {
     }
   }
 
-  @Test("a shader that fails to compile reports the driver's info log",
+  @Test(
+    "a shader that fails to compile reports the driver's info log",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func compileError() throws {
     let backend = try GLESBackend()
@@ -198,7 +209,8 @@ struct ShaderTests {
     #expect(found.cause?.lowercased().contains("error") == true, "\(found)")
   }
 
-  @Test("every primitive's every variant compiles and matches its uniform struct",
+  @Test(
+    "every primitive's every variant compiles and matches its uniform struct",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func allVariantsCompile() throws {
     // Rendering each path through each output format exercises every program.

@@ -157,9 +157,11 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
       rects: Self.footprint(of: regions.map { $0.insetBy(-2) }, in: mapping))
     for (strip, region) in zip(strips, regions) {
       if plan.levels == 0 {
-        Self.lowerDirect(strip, region: region, plan: plan, mapping: mapping, source: source, output: output, into: &graph)
+        Self.lowerDirect(
+          strip, region: region, plan: plan, mapping: mapping, source: source, output: output, into: &graph)
       } else {
-        Self.lowerPyramid(strip, region: region, plan: plan, mapping: mapping, source: source, output: output, into: &graph)
+        Self.lowerPyramid(
+          strip, region: region, plan: plan, mapping: mapping, source: source, output: output, into: &graph)
       }
     }
     return graph
@@ -236,18 +238,22 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
   ) {
     let rows = graph.makeTransient("\(strip.name) rows", size: region.size, format: .linearHalf)
     let local = strip.rect.offsetBy(-region.x, -region.y)
-    let needed = PixelRect(x: local.x, y: local.y - plan.radius, width: local.width, height: local.height + 2 * plan.radius)
-      .intersection(PixelRect(size: region.size))
+    let needed = PixelRect(
+      x: local.x, y: local.y - plan.radius, width: local.width, height: local.height + 2 * plan.radius
+    )
+    .intersection(PixelRect(size: region.size))
     graph.addPass(
       "\(strip.name) blur x",
-      .convolve(Convolve(
-        addressing: .canvas(mapping), axis: .horizontal, offset: PixelPoint(x: region.x, y: region.y),
-        weights: plan.weights)),
+      .convolve(
+        Convolve(
+          addressing: .canvas(mapping), axis: .horizontal, offset: PixelPoint(x: region.x, y: region.y),
+          weights: plan.weights)),
       inputs: [source], output: rows, rect: needed)
     graph.addPass(
       "\(strip.name) blur y",
-      .convolve(Convolve(
-        addressing: .image, axis: .vertical, offset: PixelPoint(x: -region.x, y: -region.y), weights: plan.weights)),
+      .convolve(
+        Convolve(
+          addressing: .image, axis: .vertical, offset: PixelPoint(x: -region.x, y: -region.y), weights: plan.weights)),
       inputs: [rows], output: output, rect: strip.rect)
   }
 
@@ -265,8 +271,9 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
     var down = graph.makeTransient("\(strip.name) level 1", size: size(1), format: .linearHalf)
     graph.addPass(
       "\(strip.name) down 1",
-      .downsample(Downsample(
-        addressing: .canvas(mapping), map: PixelMap(scale: 2, offsetX: Double(region.x), offsetY: Double(region.y)))),
+      .downsample(
+        Downsample(
+          addressing: .canvas(mapping), map: PixelMap(scale: 2, offsetX: Double(region.x), offsetY: Double(region.y)))),
       inputs: [source], output: down, rect: PixelRect(size: size(1)))
     for level in stride(from: 2, through: levels, by: 1) {
       let next = graph.makeTransient("\(strip.name) level \(level)", size: size(level), format: .linearHalf)

@@ -24,10 +24,16 @@ public struct ParameterSpec: Sendable, Equatable {
   /// Throws `invalidParameter` unless `value` is a finite number in range.
   public func check(_ value: Double) throws {
     guard value.isFinite else {
-      throw GlassError(.invalidParameter, "--\(name) must be a number, not \(value); give a value in \(unit) from \(Self.format(minimum)) to \(Self.format(maximum))")
+      throw GlassError(
+        .invalidParameter,
+        "--\(name) must be a number, not \(value); give a value in \(unit) from \(Self.format(minimum)) to \(Self.format(maximum))"
+      )
     }
     guard value >= minimum, value <= maximum else {
-      throw GlassError(.invalidParameter, "--\(name) is \(Self.format(value)) \(unit), out of range; give a value from \(Self.format(minimum)) to \(Self.format(maximum))")
+      throw GlassError(
+        .invalidParameter,
+        "--\(name) is \(Self.format(value)) \(unit), out of range; give a value from \(Self.format(minimum)) to \(Self.format(maximum))"
+      )
     }
   }
 

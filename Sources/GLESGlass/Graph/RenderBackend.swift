@@ -129,8 +129,10 @@ enum RenderExecutor {
         if trace {
           try backend.finish()
           let area = pass.rect.pixelCount
-          traceLine(String(format: "pass %-22@ %-14@ %9d px %8.3f ms", pass.name as NSString,
-            pass.primitive.name as NSString, area, milliseconds() - passStart))
+          traceLine(
+            String(
+              format: "pass %-22@ %-14@ %9d px %8.3f ms", pass.name as NSString,
+              pass.primitive.name as NSString, area, milliseconds() - passStart))
         }
         for handle in pass.inputs + [pass.output] where compiled.lifetimes[handle]?.upperBound == position {
           if let image = images[handle.index] {
@@ -151,8 +153,10 @@ enum RenderExecutor {
       phases = (uploaded - start, rendered - uploaded, milliseconds() - rendered)
     }
     if trace {
-      traceLine(String(format: "upload %.3f ms, passes and copies %.3f ms (copies %.3f ms), readback %.3f ms",
-        phases.upload, phases.render, copyTime, phases.readback))
+      traceLine(
+        String(
+          format: "upload %.3f ms, passes and copies %.3f ms (copies %.3f ms), readback %.3f ms",
+          phases.upload, phases.render, copyTime, phases.readback))
     }
     if backend.hasTransfers {
       timings.uploadMilliseconds += phases.upload

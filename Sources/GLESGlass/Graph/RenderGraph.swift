@@ -83,9 +83,10 @@ public struct RenderGraph: Sendable {
     _ image: RGBAImage, as format: ImageFormat, rects: [PixelRect], name: String = "source"
   ) -> ImageHandle {
     precondition(format == .linearHalf || format == .encoded(image.depth), "a raw source keeps its depth")
-    return add(Resource(
-      name: name, descriptor: ImageDescriptor(size: image.size, format: format),
-      role: .source(SourceImport(image: image, rects: rects))))
+    return add(
+      Resource(
+        name: name, descriptor: ImageDescriptor(size: image.size, format: format),
+        role: .source(SourceImport(image: image, rects: rects))))
   }
 
   /// Declares the output image.

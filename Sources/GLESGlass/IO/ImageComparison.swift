@@ -18,7 +18,8 @@ public struct ImageComparison: Sendable, Equatable {
   /// Compares two images of one size, at any depths.
   public init(_ a: RGBAImage, _ b: RGBAImage) throws {
     guard a.size == b.size else {
-      throw GlassError(.invalidParameter, "the images differ in size: \(a.size) and \(b.size); compare images of one size")
+      throw GlassError(
+        .invalidParameter, "the images differ in size: \(a.size) and \(b.size); compare images of one size")
     }
     let scale = 1.0 / 257.0
     var maxDifference = 0.0

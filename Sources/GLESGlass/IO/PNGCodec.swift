@@ -152,7 +152,8 @@ public enum PNGCodec {
     }
     guard status == 0 else {
       unlink(temporary)
-      throw GlassError(.outputFailure, "cannot write \(path); check the folder's permissions and free space",
+      throw GlassError(
+        .outputFailure, "cannot write \(path); check the folder's permissions and free space",
         cause: String(cBuffer: message))
     }
     guard rename(temporary, path) == 0 else {

@@ -121,9 +121,10 @@ extension CPUBackend: RenderBackend {
   private func withSource(_ image: CPUImage, _ body: (CPUKernels.Source) -> Void) {
     precondition(image.descriptor.format == .linearHalf, "filters read linear images")
     image.linear.withUnsafeBufferPointer { buffer in
-      body(CPUKernels.Source(
-        pixels: buffer.baseAddress.unsafelyUnwrapped, width: image.descriptor.size.width,
-        height: image.descriptor.size.height))
+      body(
+        CPUKernels.Source(
+          pixels: buffer.baseAddress.unsafelyUnwrapped, width: image.descriptor.size.width,
+          height: image.descriptor.size.height))
     }
   }
 
@@ -131,8 +132,9 @@ extension CPUBackend: RenderBackend {
     let width = image.descriptor.size.width
     if image.descriptor.format == .linearHalf {
       try image.linear.withUnsafeMutableBufferPointer { buffer in
-        try body(CPUKernels.Target(
-          format: .linearHalf, width: width, linear: buffer.baseAddress, bytes: nil, words: nil))
+        try body(
+          CPUKernels.Target(
+            format: .linearHalf, width: width, linear: buffer.baseAddress, bytes: nil, words: nil))
       }
       return
     }
@@ -147,8 +149,9 @@ extension CPUBackend: RenderBackend {
       image.encoded.samples = .eight([])
       defer { image.encoded.samples = .sixteen(values) }
       try values.withUnsafeMutableBufferPointer { buffer in
-        try body(CPUKernels.Target(
-          format: .srgb16, width: width, linear: nil, bytes: nil, words: buffer.baseAddress))
+        try body(
+          CPUKernels.Target(
+            format: .srgb16, width: width, linear: nil, bytes: nil, words: buffer.baseAddress))
       }
     }
   }

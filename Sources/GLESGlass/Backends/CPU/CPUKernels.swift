@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 
 /// The primitives on the CPU, written against the same formulas as the GLSL files
 /// (named in each comment). Images are rows of `SIMD4<Float>` premultiplied linear
@@ -106,8 +106,9 @@ enum CPUKernels {
   /// output pixel t is `2t + 1 + offset`, the middle of input pixels 2t + offset
   /// and 2t + 1 + offset; the taps are the pixels from `2t - 1 + offset` to `2t + 2 + offset`.
   static func downsample(_ p: Downsample, source: Source, rect: PixelRect, target: Target) {
-    precondition(p.map.scale == 2 && p.map.offsetX.rounded() == p.map.offsetX
-      && p.map.offsetY.rounded() == p.map.offsetY, "downsample maps whole pixels")
+    precondition(
+      p.map.scale == 2 && p.map.offsetX.rounded() == p.map.offsetX
+        && p.map.offsetY.rounded() == p.map.offsetY, "downsample maps whole pixels")
     let size = PixelSize(width: source.width, height: source.height)
     let mapX = indexMap(p.addressing, axis: .horizontal, inputSize: size)
     let mapY = indexMap(p.addressing, axis: .vertical, inputSize: size)

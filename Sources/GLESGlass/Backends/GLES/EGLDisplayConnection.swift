@@ -162,23 +162,26 @@ final class EGLDisplayConnection: @unchecked Sendable {
 
   private static func openGBM(client: Set<String>, attempts: inout [PlatformAttempt]) -> EGLDisplayConnection? {
     guard client.contains("EGL_KHR_platform_gbm") || client.contains("EGL_MESA_platform_gbm") else {
-      attempts.append(PlatformAttempt(
-        platform: "gbm", target: "-", used: false, detail: "EGL_KHR_platform_gbm is not supported"))
+      attempts.append(
+        PlatformAttempt(
+          platform: "gbm", target: "-", used: false, detail: "EGL_KHR_platform_gbm is not supported"))
       return nil
     }
     let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? [])
       .filter { $0.hasPrefix("renderD") }.sorted().map { "/dev/dri/" + $0 }
     guard !nodes.isEmpty else {
-      attempts.append(PlatformAttempt(
-        platform: "gbm", target: "/dev/dri/renderD*", used: false, detail: "no DRM render node"))
+      attempts.append(
+        PlatformAttempt(
+          platform: "gbm", target: "/dev/dri/renderD*", used: false, detail: "no DRM render node"))
       return nil
     }
     for node in nodes {
       var gbm = cegl_gbm()
       var message = [CChar](repeating: 0, count: 256)
       guard cegl_gbm_open(node, &gbm, &message, message.count) == 0 else {
-        attempts.append(PlatformAttempt(
-          platform: "gbm", target: node, used: false, detail: String(cBuffer: message)))
+        attempts.append(
+          PlatformAttempt(
+            platform: "gbm", target: node, used: false, detail: String(cBuffer: message)))
         continue
       }
       if let connection = initialize(platform: .gbm, native: gbm.device, target: node, attempts: &attempts, gbm: gbm) {
@@ -193,15 +196,17 @@ final class EGLDisplayConnection: @unchecked Sendable {
     guard client.contains("EGL_EXT_platform_device"),
       client.contains("EGL_EXT_device_enumeration") || client.contains("EGL_EXT_device_base")
     else {
-      attempts.append(PlatformAttempt(
-        platform: "device", target: "-", used: false, detail: "EGL_EXT_platform_device is not supported"))
+      attempts.append(
+        PlatformAttempt(
+          platform: "device", target: "-", used: false, detail: "EGL_EXT_platform_device is not supported"))
       return nil
     }
     var devices = [EGLDeviceEXT?](repeating: nil, count: 16)
     let count = Int(cegl_query_devices(&devices, Int32(devices.count)))
     guard count > 0 else {
-      attempts.append(PlatformAttempt(
-        platform: "device", target: "-", used: false, detail: "eglQueryDevicesEXT found no device"))
+      attempts.append(
+        PlatformAttempt(
+          platform: "device", target: "-", used: false, detail: "eglQueryDevicesEXT found no device"))
       return nil
     }
     struct Candidate {
@@ -271,8 +276,9 @@ final class EGLDisplayConnection: @unchecked Sendable {
       return fail("no EGL config renders OpenGL ES 3")
     }
     let vendor = eglQueryString(display, EGL_VENDOR).map { String(cString: $0) } ?? "unknown vendor"
-    attempts.append(PlatformAttempt(
-      platform: platform.rawValue, target: target, used: true, detail: "EGL \(major).\(minor), \(vendor)"))
+    attempts.append(
+      PlatformAttempt(
+        platform: platform.rawValue, target: target, used: true, detail: "EGL \(major).\(minor), \(vendor)"))
     return EGLDisplayConnection(
       display: display, platform: platform, attempts: attempts, version: (major, minor), gbm: gbm)
   }
