@@ -1,5 +1,6 @@
 #include "CPNG.h"
 
+#include <libdeflate.h>
 #include <png.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -158,54 +159,107 @@ int cpng_decode(const uint8_t *data, size_t size, int depth, void *out, size_t o
   return 0;
 }
 
+/* PNG chunk writer: length, type, data, CRC (libdeflate's crc32 is the PNG CRC). */
+static int cpng_chunk(FILE *file, const char *type, const uint8_t *data, size_t length) {
+  if (length > 0x7fffffffu) return -1;
+  uint8_t header[8] = {(uint8_t)(length >> 24), (uint8_t)(length >> 16), (uint8_t)(length >> 8), (uint8_t)length,
+                       (uint8_t)type[0], (uint8_t)type[1], (uint8_t)type[2], (uint8_t)type[3]};
+  uint32_t crc = libdeflate_crc32(0, header + 4, 4);
+  if (length) crc = libdeflate_crc32(crc, data, length);
+  uint8_t trailer[4] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8), (uint8_t)crc};
+  if (fwrite(header, 1, 8, file) != 8) return -1;
+  if (length && fwrite(data, 1, length, file) != length) return -1;
+  if (fwrite(trailer, 1, 4, file) != 4) return -1;
+  return 0;
+}
+
+static void cpng_put32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)(v >> 24);
+  p[1] = (uint8_t)(v >> 16);
+  p[2] = (uint8_t)(v >> 8);
+  p[3] = (uint8_t)v;
+}
+
 int cpng_encode_file(const char *path, const void *pixels, uint32_t width, uint32_t height,
                      int depth, size_t row_bytes, int compression, char *err, size_t err_size) {
   if (err_size) err[0] = '\0';
+  const int bpp = depth == 16 ? 8 : 4;  // bytes per pixel
+  const size_t line = (size_t)width * bpp;
+  const size_t filtered_size = (line + 1) * (size_t)height;
+  uint8_t *filtered = (uint8_t *)malloc(filtered_size ? filtered_size : 1);
+  if (filtered == NULL) {
+    cpng_copy(err, err_size, "out of memory for the filtered image");
+    return -1;
+  }
+  // Filter: Sub (each byte minus the byte one pixel left) compresses photos well
+  // and costs one subtraction; level 0 stores rows unfiltered. 16-bit samples are
+  // written big-endian, as PNG wants.
+  const uint16_t probe = 1;
+  const int little_endian = *(const uint8_t *)&probe == 1;
+  for (uint32_t y = 0; y < height; y++) {
+    const uint8_t *row = (const uint8_t *)pixels + (size_t)y * row_bytes;
+    uint8_t *out = filtered + (size_t)y * (line + 1);
+    uint8_t *restrict bytes = out + 1;
+    out[0] = compression == 0 ? 0 : 1;
+    if (depth == 16 && little_endian) {
+      for (size_t i = 0; i < line; i += 2) {
+        bytes[i] = row[i + 1];
+        bytes[i + 1] = row[i];
+      }
+      if (compression != 0) {
+        for (size_t i = line; i-- > (size_t)bpp;) bytes[i] = (uint8_t)(bytes[i] - bytes[i - bpp]);
+      }
+    } else if (compression == 0) {
+      memcpy(bytes, row, line);
+    } else {
+      for (size_t i = 0; i < (size_t)bpp && i < line; i++) bytes[i] = row[i];
+      for (size_t i = bpp; i < line; i++) bytes[i] = (uint8_t)(row[i] - row[i - bpp]);
+    }
+  }
+  struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(compression);
+  size_t bound = compressor ? libdeflate_zlib_compress_bound(compressor, filtered_size) : 0;
+  uint8_t *compressed = compressor ? (uint8_t *)malloc(bound) : NULL;
+  size_t compressed_size = compressed ? libdeflate_zlib_compress(compressor, filtered, filtered_size, compressed, bound) : 0;
+  libdeflate_free_compressor(compressor);
+  free(filtered);
+  if (compressed_size == 0) {
+    free(compressed);
+    cpng_copy(err, err_size, "out of memory while compressing");
+    return -1;
+  }
+
   FILE *file = fopen(path, "wb");
   if (file == NULL) {
+    free(compressed);
     snprintf(err, err_size, "cannot open for writing");
     return -1;
   }
-  cpng_io io = {NULL, 0, 0, err, err_size, NULL, 0};
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &io, cpng_error_fn, cpng_warning_fn);
-  png_infop pinfo = png ? png_create_info_struct(png) : NULL;
-  png_bytep *volatile rows = NULL;
-  if (png == NULL || pinfo == NULL) {
-    fclose(file);
-    cpng_copy(err, err_size, "libpng could not start (out of memory)");
-    png_destroy_write_struct(&png, pinfo ? &pinfo : NULL);
-    return -1;
+  static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+  uint8_t ihdr[13];
+  cpng_put32(ihdr, width);
+  cpng_put32(ihdr + 4, height);
+  ihdr[8] = (uint8_t)depth;
+  ihdr[9] = 6;  // RGBA
+  ihdr[10] = ihdr[11] = ihdr[12] = 0;
+  const uint8_t srgb[1] = {0};  // perceptual intent
+  uint8_t gama[4];
+  cpng_put32(gama, 45455);
+  // cHRM of sRGB (BT.709 primaries, D65), times 100000, as libpng writes it.
+  static const uint32_t chrm_values[8] = {31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000};
+  uint8_t chrm[32];
+  for (int i = 0; i < 8; i++) cpng_put32(chrm + 4 * i, chrm_values[i]);
+  int failed = fwrite(signature, 1, 8, file) != 8 || cpng_chunk(file, "IHDR", ihdr, 13) != 0 ||
+               cpng_chunk(file, "sRGB", srgb, 1) != 0 || cpng_chunk(file, "gAMA", gama, 4) != 0 ||
+               cpng_chunk(file, "cHRM", chrm, 32) != 0;
+  // IDAT in chunks of at most 1 MiB.
+  for (size_t offset = 0; !failed && offset < compressed_size; offset += 1u << 20) {
+    size_t length = compressed_size - offset < (1u << 20) ? compressed_size - offset : (1u << 20);
+    failed = cpng_chunk(file, "IDAT", compressed + offset, length) != 0;
   }
-  if (setjmp(png_jmpbuf(png))) {
-    free(rows);
-    png_destroy_write_struct(&png, &pinfo);
-    fclose(file);
-    if (err_size && err[0] == '\0') cpng_copy(err, err_size, "libpng could not encode the image");
-    return -1;
-  }
-  png_init_io(png, file);
-  png_set_IHDR(png, pinfo, width, height, depth, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
-               PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-  png_set_sRGB_gAMA_and_cHRM(png, pinfo, PNG_sRGB_INTENT_PERCEPTUAL);
-  png_set_compression_level(png, compression);
-  if (compression <= 3) png_set_filter(png, 0, PNG_FILTER_SUB | PNG_FILTER_UP);
-  png_write_info(png, pinfo);
-  if (depth == 16) {
-    const uint16_t probe = 1;
-    if (*(const uint8_t *)&probe == 1) png_set_swap(png);
-  }
-  rows = (png_bytep *)malloc(sizeof(png_bytep) * height);
-  if (rows == NULL) {
-    cpng_copy(err, err_size, "out of memory for row pointers");
-    png_longjmp(png, 1);
-  }
-  for (uint32_t y = 0; y < height; y++) rows[y] = (png_bytep)pixels + (size_t)y * row_bytes;
-  png_write_image(png, rows);
-  png_write_end(png, pinfo);
-  free(rows);
-  rows = NULL;
-  png_destroy_write_struct(&png, &pinfo);
-  if (fclose(file) != 0) {
+  failed = failed || cpng_chunk(file, "IEND", NULL, 0) != 0;
+  free(compressed);
+  if (fclose(file) != 0) failed = 1;
+  if (failed) {
     cpng_copy(err, err_size, "the file could not be completed (disk full?)");
     return -1;
   }

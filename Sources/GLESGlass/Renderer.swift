@@ -1,3 +1,5 @@
+import Foundation
+
 /// Which backend renders.
 public enum BackendChoice: String, Sendable, CaseIterable {
   /// OpenGL ES 3 through EGL; an error when no GPU context can be made.
@@ -82,5 +84,36 @@ public final class Renderer: @unchecked Sendable {
     case .gles(let backend): return try RenderExecutor.execute(compiled, on: backend, timings: &timings)
     case .cpu(let backend): return try RenderExecutor.execute(compiled, on: backend, timings: &timings)
     }
+  }
+}
+
+extension Renderer {
+  /// A renderer being started on another thread: making an EGL display and context
+  /// takes tens of milliseconds, which can overlap reading the input.
+  public final class Pending: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var result: Result<Renderer, Error>?
+
+    fileprivate init(_ choice: BackendChoice) {
+      let thread = Thread { [self] in
+        result = Result { try Renderer(backend: choice) }
+        done.signal()
+      }
+      thread.name = "glass-gpu start"
+      thread.start()
+    }
+
+    /// Waits for the renderer, or throws why it could not start.
+    public func value() throws -> Renderer {
+      done.wait()
+      done.signal()
+      guard let result else { preconditionFailure("a started renderer has a result") }
+      return try result.get()
+    }
+  }
+
+  /// Starts a renderer on another thread; `value()` waits for it.
+  public static func start(backend choice: BackendChoice) -> Pending {
+    Pending(choice)
   }
 }

@@ -45,7 +45,7 @@ struct Extend: ParsableCommand {
 
       Examples:
         glass-gpu extend photo.png -o extended.png --leading 320 --trailing 320
-        glass-gpu extend photo.png -o out.png --leading 200 --trailing 0 --top 80 --sigma 40 --timings
+        glass-gpu extend photo.png -o out.png --leading 200 --trailing 0 --top 80 --sigma 40
       """)
 
   @Argument(help: "The input PNG.")
@@ -54,19 +54,29 @@ struct Extend: ParsableCommand {
   @Option(name: .shortAndLong, help: "The output PNG.")
   var output: String
 
-  @Option(parsing: .unconditional, help: ArgumentHelp(BackgroundExtensionEffect.spec("leading").help, valueName: "px"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(BackgroundExtensionEffect.spec("leading").helpWithoutDefault, valueName: "px"))
   var leading: Int
 
-  @Option(parsing: .unconditional, help: ArgumentHelp(BackgroundExtensionEffect.spec("trailing").help, valueName: "px"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(BackgroundExtensionEffect.spec("trailing").helpWithoutDefault, valueName: "px"))
   var trailing: Int
 
-  @Option(parsing: .unconditional, help: ArgumentHelp(BackgroundExtensionEffect.spec("top").help, valueName: "px"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(BackgroundExtensionEffect.spec("top").helpWithoutDefault, valueName: "px"))
   var top: Int = 0
 
-  @Option(parsing: .unconditional, help: ArgumentHelp(BackgroundExtensionEffect.spec("bottom").help, valueName: "px"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(BackgroundExtensionEffect.spec("bottom").helpWithoutDefault, valueName: "px"))
   var bottom: Int = 0
 
-  @Option(parsing: .unconditional, help: ArgumentHelp(BackgroundExtensionEffect.spec("sigma").help, valueName: "px"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(BackgroundExtensionEffect.spec("sigma").helpWithoutDefault, valueName: "px"))
   var sigma: Double = BackgroundExtensionEffect.defaultSigmaPixels
 
   @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
@@ -78,8 +88,9 @@ struct Extend: ParsableCommand {
   @Option(help: "Refuse images and canvases over this many pixels (checked from the PNG header).")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
-  @Option(help: ArgumentHelp("zlib level of the output PNG: 0 (fastest) to 9 (smallest).", valueName: "0-9"))
-  var compression: Int = 2
+  @Option(
+    help: ArgumentHelp("Compression level of the output PNG: 0 (stored, fastest) to 12 (smallest).", valueName: "0-12"))
+  var compression: Int = PNGCodec.defaultCompression
 
   @Flag(help: "Print one JSON line of phase timings (decode, upload, render, readback, encode, total ms) to stderr.")
   var timings = false
@@ -96,7 +107,9 @@ struct Extend: ParsableCommand {
       throw ValidationError(error.message)
     }
     guard depth == 8 || depth == 16 else { throw ValidationError("--depth is \(depth); give 8 or 16") }
-    guard (0...9).contains(compression) else { throw ValidationError("--compression is \(compression); give 0 to 9") }
+    guard (0...12).contains(compression) else {
+      throw ValidationError("--compression is \(compression); give 0 to 12")
+    }
     guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
   }
 
@@ -105,11 +118,13 @@ struct Extend: ParsableCommand {
       let start = Date()
       var phases = RenderTimings()
       try PNGCodec.checkWritable(output)
+      // The GL context starts while the input is decoded.
+      let pending = Renderer.start(backend: backend)
       let decodeStart = Date()
       let decoded = try PNGCodec.read(path: input, maxPixels: maxPixels)
       phases.decodeMilliseconds = Date().timeIntervalSince(decodeStart) * 1000
       for warning in decoded.warnings { report("warning: \(input): libpng: \(warning)") }
-      let renderer = try Renderer(backend: backend)
+      let renderer = try pending.value()
       defer { renderer.close() }
       if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU: \(reason)") }
       let image = try renderer.render(

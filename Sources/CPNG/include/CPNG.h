@@ -29,7 +29,8 @@ int cpng_decode(const uint8_t *data, size_t size, int depth, void *out, size_t o
                 char *err, size_t err_size, char *warn, size_t warn_size);
 
 /// Encodes RGBA rows (8 bits, or native-endian 16 bits when `depth` is 16) to the
-/// file at `path`. `compression` is a zlib level 0-9. Returns 0, or -1 with a message.
+/// file at `path`, with the Sub filter and libdeflate (`compression` is its level,
+/// 0 = stored to 12 = smallest). Returns 0, or -1 with a message.
 int cpng_encode_file(const char *path, const void *pixels, uint32_t width, uint32_t height,
                      int depth, size_t row_bytes, int compression, char *err, size_t err_size);
 

@@ -21,6 +21,11 @@ public struct ParameterSpec: Sendable, Equatable {
     return text + ")"
   }
 
+  /// The help line without the default, for a command line that prints its own.
+  public var helpWithoutDefault: String {
+    "\(summary) (\(unit), \(Self.format(minimum))...\(Self.format(maximum)))"
+  }
+
   /// Throws `invalidParameter` unless `value` is a finite number in range.
   public func check(_ value: Double) throws {
     guard value.isFinite else {

@@ -4,6 +4,9 @@ import Foundation
 /// PNG in and out through libpng: every PNG libpng can read becomes RGBA at 8 or
 /// 16 bits; outputs are RGBA, written to a temporary file and renamed into place.
 public enum PNGCodec {
+  /// The default compression level of `write`: fast, and smaller than zlib at level 6.
+  public static let defaultCompression = 2
+
   /// The default largest image, in pixels, a decode accepts: 100 megapixels.
   public static let defaultMaxPixels = 100_000_000
 
@@ -121,8 +124,10 @@ public enum PNGCodec {
 
   /// Writes `image` as an RGBA PNG at its own depth. The file appears complete or
   /// not at all: it is written to a temporary name beside `path`, then renamed.
-  /// `compression` is a zlib level, 0 (none) to 9 (smallest).
-  public static func write(_ image: RGBAImage, to path: String, compression: Int = 2) throws {
+  /// `compression` is a libdeflate level, 0 (stored) to 12 (smallest); rows use
+  /// the Sub filter.
+  public static func write(_ image: RGBAImage, to path: String, compression: Int = defaultCompression) throws {
+    precondition((0...12).contains(compression), "compression is validated by the caller")
     let url = URL(fileURLWithPath: path)
     let folder = url.deletingLastPathComponent().path
     var isFolder: ObjCBool = false

@@ -67,26 +67,32 @@ public enum SRGB {
     UInt16((encode(Double(linear)) * 65535 + 0.5).rounded(.down))
   }
 
-  /// The two tables of `encode8`, fetched once.
+  /// The two tables of `encode8`, copied once into memory that lives as long as
+  /// the process, so that lookups touch no reference counts.
   public static let encode8Tables = Encode8Tables(start: encode8Start, threshold: encode8Threshold)
 
   /// Tables for a correctly rounded 8-bit encode without `pow`.
-  public struct Encode8Tables: Sendable {
-    @usableFromInline let start: [UInt8]
-    @usableFromInline let threshold: [Float]
+  public struct Encode8Tables: @unchecked Sendable {
+    @usableFromInline let start: UnsafePointer<UInt8>
+    @usableFromInline let threshold: UnsafePointer<Float>
+
+    init(start: [UInt8], threshold: [Float]) {
+      let startCopy = UnsafeMutablePointer<UInt8>.allocate(capacity: start.count)
+      startCopy.initialize(from: start, count: start.count)
+      let thresholdCopy = UnsafeMutablePointer<Float>.allocate(capacity: threshold.count)
+      thresholdCopy.initialize(from: threshold, count: threshold.count)
+      self.start = UnsafePointer(startCopy)
+      self.threshold = UnsafePointer(thresholdCopy)
+    }
 
     /// Linear light -> 8-bit code.
     @inlinable
     public func encode(_ linear: Float) -> UInt8 {
       guard linear > 0 else { return 0 }
       guard linear < 1 else { return 255 }
-      return start.withUnsafeBufferPointer { start in
-        threshold.withUnsafeBufferPointer { threshold in
-          var code = Int(start[Int(linear * 4096)])
-          while linear >= threshold[code + 1] { code += 1 }
-          return UInt8(code)
-        }
-      }
+      var code = Int(start[Int(linear * 4096)])
+      while linear >= threshold[code + 1] { code += 1 }
+      return UInt8(code)
     }
   }
 }

@@ -30,11 +30,11 @@ final class CPUImage {
     self.isPooled = false
   }
 
-  init(_ descriptor: ImageDescriptor) {
+  init(_ descriptor: ImageDescriptor, allocate: Bool = true) {
     self.descriptor = descriptor
     switch descriptor.format {
     case .linearHalf:
-      linear = [SIMD4<Float>](repeating: .zero, count: descriptor.size.pixelCount)
+      if allocate { linear = [SIMD4<Float>](repeating: .zero, count: descriptor.size.pixelCount) }
       encoded = RGBAImage(size: PixelSize(width: 0, height: 0), depth: .eight)
     case .srgb8:
       encoded = RGBAImage(size: descriptor.size, depth: .eight)
@@ -44,23 +44,35 @@ final class CPUImage {
   }
 
   /// Converts a pending source: binary16 premultiplied linear, widened to Float.
+  /// Only the source's rectangles are converted; the rest of the storage is never
+  /// read, so it is left uninitialised.
   func materialize() {
     guard let source = pending else { return }
     pending = nil
     encoded = RGBAImage(size: PixelSize(width: 0, height: 0), depth: .eight)
-    linear = [SIMD4<Float>](repeating: .zero, count: descriptor.size.pixelCount)
+    let count = descriptor.size.pixelCount
+    if linear.count != count {
+      linear = [SIMD4<Float>](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+    }
     let width = descriptor.size.width
-    for rect in source.rects where !rect.isEmpty {
-      var bits = [UInt16](repeating: 0, count: 4 * rect.pixelCount)
-      bits.withUnsafeMutableBufferPointer { buffer in
-        PremultipliedLinear.convert(source.image, rect: rect, into: buffer.baseAddress.unsafelyUnwrapped)
-      }
-      for row in 0..<rect.height {
-        for column in 0..<rect.width {
-          let s = 4 * (row * rect.width + column)
-          linear[(rect.y + row) * width + rect.x + column] = SIMD4(
-            Half.float(bits: bits[s]), Half.float(bits: bits[s + 1]), Half.float(bits: bits[s + 2]),
-            Half.float(bits: bits[s + 3]))
+    linear.withUnsafeMutableBufferPointer { buffer in
+      let base = UncheckedSendable(buffer.baseAddress.unsafelyUnwrapped)
+      for rect in source.rects where !rect.isEmpty {
+        CPUKernels.parallelRows(0..<rect.height, cost: rect.pixelCount) { rows in
+          var bits = [UInt16](repeating: 0, count: 4 * rect.width)
+          for row in rows {
+            bits.withUnsafeMutableBufferPointer { b in
+              let line = PixelRect(x: rect.x, y: rect.y + row, width: rect.width, height: 1)
+              PremultipliedLinear.convert(source.image, rect: line, into: b.baseAddress.unsafelyUnwrapped)
+            }
+            let out = base.value + (rect.y + row) * width + rect.x
+            for column in 0..<rect.width {
+              let s = 4 * column
+              out[column] = SIMD4(
+                Half.float(bits: bits[s]), Half.float(bits: bits[s + 1]), Half.float(bits: bits[s + 2]),
+                Half.float(bits: bits[s + 3]))
+            }
+          }
         }
       }
     }
@@ -75,10 +87,12 @@ extension CPUBackend: RenderBackend {
   func perform<T>(_ body: () throws -> T) throws -> T { try body() }
 
   func upload(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> CPUImage {
-    // Nothing happens here: the CPU backend has no upload. A linear source is
-    // converted at its first read, inside the render phase.
-    let image = CPUImage(wrapping: source.image, descriptor: descriptor)
-    if descriptor.format == .linearHalf { image.pending = source }
+    // Nothing is converted here: the CPU backend has no upload. A linear source
+    // is converted at its first read, inside the render phase, into pooled storage
+    // (a new 30 MB buffer costs more in page faults than the conversion itself).
+    guard descriptor.format == .linearHalf else { return CPUImage(wrapping: source.image, descriptor: descriptor) }
+    let image = pool.acquire(descriptor) { CPUImage(descriptor, allocate: false) }
+    image.pending = source
     return image
   }
 

@@ -58,9 +58,11 @@ enum CPUKernels {
     }
   }
 
+  /// The cores to split work across (asking the system each time is slow).
+  static let cores = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+
   /// Runs `body` over `rows`, split across the cores.
   static func parallelRows(_ rows: Range<Int>, cost: Int, _ body: (Range<Int>) -> Void) {
-    let cores = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
     let tasks = cost < 32_768 || rows.count < 2 ? 1 : min(rows.count, cores * 4)
     if tasks == 1 {
       body(rows)
@@ -267,6 +269,10 @@ enum OutputEncoding {
   @inline(__always)
   static func straight(_ p: SIMD4<Float>) -> SIMD4<Float> {
     let a = min(max(p.w, 0), 1)
+    if a == 1 {
+      // Opaque: dividing by 1 changes nothing.
+      return p.replacing(with: 0, where: p .< 0).replacing(with: 1, where: p .> 1)
+    }
     guard a > 0 else { return .zero }
     var c = p / a
     c = c.replacing(with: 0, where: c .< 0).replacing(with: 1, where: c .> 1)

@@ -1,0 +1,47 @@
+# glass-gpu: `make demo` renders the demo scenes into out/, `make test` runs the tests.
+# Both install the Debian packages they need when missing (scripts/ensure-deps.sh).
+
+SWIFT ?= swift
+SOURCES = Sources Tests Plugins Package.swift
+
+.PHONY: all deps build release test lint format demo bench assets clean
+
+all: build
+
+deps:
+	@scripts/ensure-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Builds everything (the CLI too: the end-to-end tests run it), checks the
+# formatting, then runs every suite. GPU suites run on Mesa llvmpipe; where no
+# EGL display can be had they are skipped with the reason printed.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) format lint --strict -r $(SOURCES)
+	$(SWIFT) test --skip-build
+
+lint:
+	$(SWIFT) format lint --strict -r $(SOURCES)
+
+format:
+	$(SWIFT) format format -i -r $(SOURCES)
+
+demo: release
+	@scripts/demo.sh
+
+# The numbers quoted in the README.
+bench: release
+	.build/release/glass-gpu-bench extend
+	.build/release/glass-gpu-bench process
+
+# Regenerates the demo photo from its procedural description.
+assets: release
+	.build/release/glass-gpu-bench generate Assets/landscape.png --width 1280 --height 720
+
+clean:
+	rm -rf .build out

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Makes sure the Debian packages glass-gpu builds and runs with are installed.
+# As root with apt-get, installs the missing ones (apt-get update once first);
+# otherwise prints the command to install them and fails.
+set -euo pipefail
+
+# Build: EGL, GLES 3, libpng and libdeflate headers. Run: glvnd's EGL/GLES, Mesa's
+# EGL vendor and its DRI drivers (llvmpipe), libpng, libdeflate.
+packages=(libegl-dev libgles-dev libpng-dev libdeflate-dev libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri
+  libpng16-16 libdeflate0)
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "glass-gpu needs a Swift 6 toolchain on PATH (https://www.swift.org/install/linux/)." >&2
+  exit 1
+fi
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "Not a Debian-like system: install EGL, GLES 3 and libpng development files and Mesa by hand." >&2
+  exit 0
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "Installing Debian packages: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "glass-gpu needs these Debian packages: ${missing[*]}" >&2
+  echo "Install them with: sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
