@@ -1,3 +1,4 @@
+import Foundation
 import GlassTestSupport
 import Testing
 
@@ -9,11 +10,14 @@ struct AccuracyCase: Sendable, CustomTestStringConvertible {
   var image: RGBAImage
   var effect: BackgroundExtensionEffect
   var depth: RGBAImage.Depth = .eight
+  /// A forced pyramid depth; nil lets the effect choose.
+  var levels: Int? = nil
 
   var testDescription: String {
     let p = effect.parameters
     return "\(name) \(image.size) \(image.depth.rawValue)-bit, insets \(p.leadingPixels)/\(p.trailingPixels)/"
       + "\(p.topPixels)/\(p.bottomPixels), sigma \(p.sigmaPixels), out \(depth.rawValue)-bit"
+      + (levels.map { ", \($0) levels" } ?? "")
   }
 
   static func effect(_ l: Int, _ r: Int, _ t: Int, _ b: Int, sigma: Double) -> BackgroundExtensionEffect {
@@ -48,6 +52,17 @@ struct AccuracyCase: Sendable, CustomTestStringConvertible {
 
   static let translucent = ProceduralImages.noise(width: 23, height: 15, seed: 3, alpha: true)
 
+  /// Black and white stripes just slower than the Nyquist rate, along x, y or
+  /// both: what a pyramid aliases worst.
+  static func nearNyquist(period: Double, axes: Int) -> RGBAImage {
+    RGBAImage(width: 41, height: 29) { x, y in
+      let u = sin(2 * Double.pi * Double(x) / period + 0.3) > 0
+      let v = sin(2 * Double.pi * Double(y) / period + 0.7) > 0
+      let on = axes == 0 ? u : axes == 1 ? v : u != v
+      return on ? SIMD4(255, 255, 255, 255) : SIMD4(0, 0, 0, 255)
+    }
+  }
+
   static let sixteen: RGBAImage = {
     var values = [UInt16](repeating: 0, count: 4 * 27 * 15)
     for y in 0..<15 {
@@ -64,11 +79,17 @@ struct AccuracyCase: Sendable, CustomTestStringConvertible {
 
   static let all: [AccuracyCase] = {
     var cases: [AccuracyCase] = []
-    // Every sigma the issue names, and both sides of each switch of method:
-    // 0 | 0.5 (copy | direct), 2.49 | 2.5 (direct | pyramid), 4.99 | 5 (one | two
-    // levels), and the top and bottom of a level's range (19.99 | 20).
-    for sigma: Double in [0, 0.5, 2, 2.49, 2.5, 4.99, 5, 8, 19.99, 20, 24, 64, 150] {
+    // Every sigma the issue names, as the effect plans them.
+    for sigma: Double in [0, 0.5, 2, 8, 24, 64, 150] {
       cases.append(AccuracyCase(name: "mixed", image: mixed, effect: effect(30, 19, 9, 6, sigma: sigma)))
+    }
+    // Both sides of every switch of method, each allowed pyramid depth forced:
+    // direct below 4 px, and at each level sigma / 2^k from 1.5 up to (not) 4.
+    for sigma: Double in [0.5, 2.99, 3, 3.99, 4, 5.99, 6, 7.99, 8, 11.99, 12, 23.99, 24, 31.99, 150] {
+      for levels in BlurPlan.allowedLevels(sigmaPixels: sigma) {
+        cases.append(AccuracyCase(
+          name: "mixed", image: mixed, effect: effect(30, 19, 9, 6, sigma: sigma), levels: levels))
+      }
     }
     // Insets wider than the image: the copies repeat.
     for sigma: Double in [0, 2, 8, 24] {
@@ -76,6 +97,16 @@ struct AccuracyCase: Sendable, CustomTestStringConvertible {
         AccuracyCase(
           name: "narrow", image: ProceduralImages.checker(width: 5, height: 4, cell: 1),
           effect: effect(40, 23, 13, 17, sigma: sigma)))
+    }
+    // Stripes near the Nyquist rate at the smallest coarse sigma of each level.
+    for period in [2.05, 2.15, 2.3] {
+      for axes in 0..<3 {
+        for sigma: Double in [3, 6, 12] {
+          cases.append(AccuracyCase(
+            name: "stripes \(period) axes \(axes)", image: nearNyquist(period: period, axes: axes),
+            effect: effect(24, 17, 8, 5, sigma: sigma), levels: BlurPlan.allowedLevels(sigmaPixels: sigma).last))
+        }
+      }
     }
     // A single pixel.
     for sigma: Double in [0, 2, 24, 150] {
@@ -122,7 +153,7 @@ struct ExtensionAccuracyTests {
   /// The bar of the issue: inside the frame the input exactly; in the extension
   /// PSNR >= 45 dB and no channel off by more than 4/255.
   static func check(_ c: AccuracyCase, on backend: TestBackend) throws {
-    let actual = try backend.render(c.effect, on: c.image, depth: c.depth)
+    let actual = try backend.render(c.effect, on: c.image, depth: c.depth, levels: c.levels)
     let expected = ExactOracle.backgroundExtension(c.effect, on: c.image, depth: c.depth)
     #expect(actual.size == expected.size)
     let accuracy = Accuracy(actual, expected, frame: imageFrame(c.effect, c.image.size))

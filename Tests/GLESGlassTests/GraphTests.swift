@@ -100,7 +100,7 @@ struct GraphTests {
       .init(leadingPixels: 50, trailingPixels: 37, topPixels: 11, bottomPixels: 0, sigmaPixels: sigma))
     let size = PixelSize(width: 101, height: 63)
     let canvas = effect.canvasSize(for: size)
-    let plan = effect.blurPlan
+    let plan = effect.blurPlan(for: size)
     for (name, strip) in effect.strips(for: size) {
       let region = BackgroundExtensionEffect.workRegion(for: strip, canvas: canvas, plan: plan)
       #expect(region.width % plan.scale == 0 && region.height % plan.scale == 0, "\(name)")

@@ -88,23 +88,30 @@ struct MathTests {
     }
   }
 
-  @Test("the blur plan keeps the coarse sigma in range and the total variance exact")
+  @Test("every allowed blur plan keeps the coarse sigma in range and the total variance exact")
   func blurPlan() {
     let low = BlurPlan.minimumCoarseSigma
-    for sigma in [0.5, 2, 2.49, 2.5, 2.51, 4.99, 5, 8, 24, 64, 150, 2000] {
-      let plan = BlurPlan(sigmaPixels: sigma)
-      if sigma < 2 * low {
-        #expect(plan.levels == 0)
-        #expect(abs(plan.coarseSigma - sigma) < 1e-12)
-      } else {
-        let ratio = sigma / Double(plan.scale)
-        #expect(ratio >= low && ratio < 2 * low, "sigma \(sigma): sigma / 2^k = \(ratio)")
-        let scale2 = Double(plan.scale * plan.scale)
-        let total = plan.coarseSigma * plan.coarseSigma * scale2 + 0.5 * (scale2 - 1)
-        #expect(abs(total - sigma * sigma) < 1e-9 * sigma * sigma)
+    let high = BlurPlan.maximumCoarseSigma
+    for sigma in [0.5, 2, 2.99, 3, 3.01, 3.99, 4, 5.99, 6, 7.99, 8, 24, 64, 150, 2000] {
+      let allowed = BlurPlan.allowedLevels(sigmaPixels: sigma)
+      #expect(!allowed.isEmpty && allowed.count <= 2, "sigma \(sigma): \(allowed)")
+      #expect(allowed.contains(0) == (sigma < high), "sigma \(sigma): direct only below \(high)")
+      #expect(BlurPlan(sigmaPixels: sigma).levels == allowed.last)
+      for levels in allowed {
+        let plan = BlurPlan(sigmaPixels: sigma, levels: levels)
+        if levels == 0 {
+          #expect(abs(plan.coarseSigma - sigma) < 1e-12)
+        } else {
+          let ratio = sigma / Double(plan.scale)
+          #expect(ratio >= low && ratio < high, "sigma \(sigma): sigma / 2^k = \(ratio)")
+          let scale2 = Double(plan.scale * plan.scale)
+          let total = plan.coarseSigma * plan.coarseSigma * scale2 + 0.5 * (scale2 - 1)
+          #expect(abs(total - sigma * sigma) < 1e-9 * sigma * sigma)
+        }
+        #expect(plan.radius <= BlurPlan.maximumRadius)
+        let sum = Double(plan.weights[0]) + 2 * plan.weights.dropFirst().reduce(0) { $0 + Double($1) }
+        #expect(abs(sum - 1) < 1e-6)
       }
-      #expect(plan.radius <= BlurPlan.maximumRadius)
-      #expect(abs(Double(plan.weights[0]) + 2 * plan.weights.dropFirst().reduce(0) { $0 + Double($1) } - 1) < 1e-6)
     }
     #expect(BlurPlan(sigmaPixels: 0).isIdentity)
   }

@@ -45,10 +45,22 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
   var testDescription: String { rawValue }
 
   /// Renders `effect` on `image`; GPU renders use the shared GPU renderer.
+  /// `levels` forces the blur's pyramid depth (one of `BlurPlan.allowedLevels`).
   func render(
-    _ effect: BackgroundExtensionEffect, on image: RGBAImage, depth: RGBAImage.Depth = .eight
+    _ effect: BackgroundExtensionEffect, on image: RGBAImage, depth: RGBAImage.Depth = .eight, levels: Int? = nil
   ) throws -> RGBAImage {
     var timings = RenderTimings()
+    if let levels {
+      let plan = BlurPlan(sigmaPixels: effect.parameters.sigmaPixels, levels: levels)
+      let compiled = try effect.lower(image, depth: depth, plan: plan).compile()
+      switch self {
+      case .cpu:
+        return try RenderExecutor.execute(compiled, on: CPUBackend(), timings: &timings)
+      case .gpu:
+        let gles = try #require(TestGPU.renderer?.gles, "GPU tests run only where an EGL display can be had")
+        return try RenderExecutor.execute(compiled, on: gles, timings: &timings)
+      }
+    }
     switch self {
     case .cpu:
       return try Renderer(backend: .cpu).render(effect, on: image, depth: depth, timings: &timings)

@@ -30,18 +30,20 @@ public enum GaussianKernel {
 ///
 ///     sigma^2 = coarseSigma^2 * 4^k + 2 * (4^k - 1) / 4
 ///
-/// The cost is about flat in sigma: the coarse level is chosen so that
-/// `sigma / 2^k` stays in [1.25, 2.5), which keeps the coarse kernel at 21 taps or
-/// fewer. (Below 1.25 coarse pixels the pyramid's own filters would carry too much
-/// of the variance and the result would drift from a Gaussian; 1.25 keeps every
-/// output within 1/255 of the exact blur in the tests.)
+/// A level is allowed when `sigma / 2^k` lies in [1.5, 4): below about 1.5 coarse
+/// pixels the pyramid's own filters carry too much of the variance and the result
+/// drifts from a Gaussian; at 4 and above the coarse kernel passes 33 taps. The
+/// tests hold every output within 1/255 of the exact blur across that range. So
+/// the cost stays about flat in sigma, and among the one or two allowed levels
+/// the effect picks the cheaper for its canvas (`BackgroundExtensionEffect`).
 public struct BlurPlan: Hashable, Sendable {
-  /// The smallest sigma, in coarse pixels, the pyramid blurs at; below twice this
-  /// the blur runs at full resolution.
-  public static let minimumCoarseSigma = 1.25
+  /// The smallest sigma, in coarse pixels, the pyramid blurs at.
+  public static let minimumCoarseSigma = 1.5
+  /// The sigma, in pixels of its level, from which a blur must go one level down.
+  public static let maximumCoarseSigma = 4.0
   /// The largest kernel radius any pass uses (the GLSL weight array has one more):
-  /// `ceil(4 * 2 * minimumCoarseSigma)`.
-  public static let maximumRadius = 10
+  /// `ceil(4 * maximumCoarseSigma)`.
+  public static let maximumRadius = 16
 
   /// Standard deviation of the blur, in pixels.
   public let sigmaPixels: Double
@@ -54,12 +56,28 @@ public struct BlurPlan: Hashable, Sendable {
   /// Normalised weights of taps `0 ... radius`.
   public let weights: [Float]
 
-  /// Plans a blur of `sigmaPixels` (finite, non-negative).
+  /// The levels at which a blur of `sigmaPixels` may run, fewest first.
+  public static func allowedLevels(sigmaPixels: Double) -> [Int] {
+    guard sigmaPixels > 0 else { return [0] }
+    var levels: [Int] = sigmaPixels < maximumCoarseSigma ? [0] : []
+    var k = 1
+    while sigmaPixels / Double(1 << k) >= minimumCoarseSigma {
+      if sigmaPixels / Double(1 << k) < maximumCoarseSigma { levels.append(k) }
+      k += 1
+    }
+    return levels
+  }
+
+  /// Plans a blur of `sigmaPixels` (finite, non-negative) at the deepest allowed level.
   public init(sigmaPixels: Double) {
+    self.init(sigmaPixels: sigmaPixels, levels: Self.allowedLevels(sigmaPixels: sigmaPixels).last ?? 0)
+  }
+
+  /// Plans a blur of `sigmaPixels` at `levels`, one of `allowedLevels`.
+  public init(sigmaPixels: Double, levels: Int) {
     precondition(sigmaPixels.isFinite && sigmaPixels >= 0, "sigma is validated before planning")
+    precondition(Self.allowedLevels(sigmaPixels: sigmaPixels).contains(levels), "an allowed level")
     self.sigmaPixels = sigmaPixels
-    let ratio = sigmaPixels / Self.minimumCoarseSigma
-    let levels = ratio >= 2 ? Int(log2(ratio).rounded(.down)) : 0
     let scale = Double(1 << levels)
     let pyramidVariance = levels > 0 ? 0.5 * (scale * scale - 1) : 0
     let coarseSigma = (max(0, sigmaPixels * sigmaPixels - pyramidVariance)).squareRoot() / scale
