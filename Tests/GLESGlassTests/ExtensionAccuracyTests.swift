@@ -87,8 +87,9 @@ struct AccuracyCase: Sendable, CustomTestStringConvertible {
     // direct below 4 px, and at each level sigma / 2^k from 1.5 up to (not) 4.
     for sigma: Double in [0.5, 2.99, 3, 3.99, 4, 5.99, 6, 7.99, 8, 11.99, 12, 23.99, 24, 31.99, 150] {
       for levels in BlurPlan.allowedLevels(sigmaPixels: sigma) {
-        cases.append(AccuracyCase(
-          name: "mixed", image: mixed, effect: effect(30, 19, 9, 6, sigma: sigma), levels: levels))
+        cases.append(
+          AccuracyCase(
+            name: "mixed", image: mixed, effect: effect(30, 19, 9, 6, sigma: sigma), levels: levels))
       }
     }
     // Insets wider than the image: the copies repeat.
@@ -102,9 +103,10 @@ struct AccuracyCase: Sendable, CustomTestStringConvertible {
     for period in [2.05, 2.15, 2.3] {
       for axes in 0..<3 {
         for sigma: Double in [3, 6, 12] {
-          cases.append(AccuracyCase(
-            name: "stripes \(period) axes \(axes)", image: nearNyquist(period: period, axes: axes),
-            effect: effect(24, 17, 8, 5, sigma: sigma), levels: BlurPlan.allowedLevels(sigmaPixels: sigma).last))
+          cases.append(
+            AccuracyCase(
+              name: "stripes \(period) axes \(axes)", image: nearNyquist(period: period, axes: axes),
+              effect: effect(24, 17, 8, 5, sigma: sigma), levels: BlurPlan.allowedLevels(sigmaPixels: sigma).last))
         }
       }
     }
