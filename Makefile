@@ -4,7 +4,7 @@
 SWIFT ?= swift
 SOURCES = Sources Tests Plugins Package.swift
 
-.PHONY: all deps build release test lint format demo bench assets clean
+.PHONY: all deps build release test lint format demo bench assets docs-images clean
 
 all: build
 
@@ -42,6 +42,11 @@ bench: release
 # Regenerates the demo photo from its procedural description.
 assets: release
 	.build/release/glass-gpu-bench generate Assets/landscape.png --width 1280 --height 720
+
+# The README's picture.
+docs-images: release
+	.build/release/glass-gpu-bench generate /tmp/glass-gpu-readme.png --width 960 --height 540
+	.build/release/glass-gpu extend /tmp/glass-gpu-readme.png -o docs/images/extend.png --leading 240 --trailing 180 --sigma 18 --compression 12
 
 clean:
 	rm -rf .build out

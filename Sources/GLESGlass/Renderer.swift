@@ -40,7 +40,7 @@ public final class Renderer: @unchecked Sendable {
         fallbackReason = nil
       } catch let error as GlassError {
         backend = .cpu(CPUBackend())
-        fallbackReason = error.description
+        fallbackReason = error.cause ?? error.message
       }
     }
     if case .gles = backend { backendName = "gpu" } else { backendName = "cpu" }
@@ -59,6 +59,23 @@ public final class Renderer: @unchecked Sendable {
   /// The CPU backend, when it is the one rendering.
   public var cpu: CPUBackend? {
     if case .cpu(let backend) = backend { backend } else { nil }
+  }
+
+  /// One full-frame pass over `image` (a bilinear tap and the sRGB encode, into
+  /// an 8-bit image of its size): the unit of cost benchmarks are read against.
+  public func renderCalibrationPass(on image: RGBAImage, timings: inout RenderTimings) throws -> RGBAImage {
+    var graph = RenderGraph()
+    let all = PixelRect(size: image.size)
+    let source = graph.importSource(image, as: .linearHalf, rects: [all])
+    let output = graph.makeOutput(size: image.size, format: .srgb8)
+    graph.addPass(
+      "calibration", .upsample(Upsample(map: PixelMap(scale: 1, offsetX: 0, offsetY: 0))), inputs: [source],
+      output: output, rect: all)
+    let compiled = try graph.compile()
+    switch backend {
+    case .gles(let backend): return try RenderExecutor.execute(compiled, on: backend, timings: &timings)
+    case .cpu(let backend): return try RenderExecutor.execute(compiled, on: backend, timings: &timings)
+    }
   }
 
   /// Renders the background extension effect on `image` and returns the canvas,

@@ -126,7 +126,7 @@ struct Extend: ParsableCommand {
       for warning in decoded.warnings { report("warning: \(input): libpng: \(warning)") }
       let renderer = try pending.value()
       defer { renderer.close() }
-      if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU: \(reason)") }
+      if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
       let image = try renderer.render(
         effect, on: decoded.image, depth: depth == 16 ? .sixteen : .eight, maxPixels: maxPixels, timings: &phases)
       let encodeStart = Date()

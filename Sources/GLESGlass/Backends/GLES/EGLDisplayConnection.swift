@@ -126,7 +126,7 @@ final class EGLDisplayConnection: @unchecked Sendable {
     if client.isEmpty {
       // With no EGL vendor at all glvnd answers nothing; say so once for each platform.
       for platform in EGLPlatformKind.allCases {
-        skip(platform, "-", "no EGL client extensions: no EGL driver is installed or found (\(eglErrorName()))")
+        skip(platform, "-", "no EGL driver found (EGL reports no client extensions)")
       }
       throw unavailable(attempts)
     }
@@ -152,7 +152,11 @@ final class EGLDisplayConnection: @unchecked Sendable {
   }
 
   private static func unavailable(_ attempts: [PlatformAttempt]) -> GlassError {
-    let reasons = attempts.map { "\($0.platform): \($0.detail)" }.joined(separator: "; ")
+    let details = Set(attempts.map(\.detail))
+    let reasons =
+      details.count == 1
+      ? "every platform: \(attempts[0].detail)"
+      : attempts.map { "\($0.platform): \($0.detail)" }.joined(separator: "; ")
     return GlassError(
       .gpuUnavailable,
       "no EGL display with OpenGL ES 3 could be opened; install Mesa (apt-get install libegl1 "
