@@ -114,23 +114,32 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
   }
 
   /// Estimated work of a plan, in nanoseconds of llvmpipe on two cores (measured
-  /// with GLASS_GPU_TRACE): about 13 ns per output pixel of a halving, 2.5 ns per
-  /// convolution tap, 0.1 ms per pass. Only comparisons between plans matter.
+  /// with GLASS_GPU_TRACE): a halving costs about 15 ns per output pixel, 19 when
+  /// its taps must mirror at the canvas edge by arithmetic; a convolution tap about
+  /// 4 ns per pixel; a pass about 0.15 ms however small. Only comparisons between
+  /// plans of one canvas matter.
   static func estimatedCost(_ plan: BlurPlan, _ strips: [PixelRect], _ canvas: PixelSize) -> Double {
     guard !plan.isIdentity else { return 0 }
     let taps = Double(2 * plan.radius + 1)
+    let pass = 150_000.0
     var cost = 0.0
     for strip in strips {
       let region = workRegion(for: strip, canvas: canvas, plan: plan)
       if plan.levels == 0 {
         let rows = Double(strip.width * min(region.height, strip.height + 2 * plan.radius))
-        cost += (rows + Double(strip.pixelCount)) * taps * 2.5 + 2 * 100_000
-      } else {
-        let area = Double(region.pixelCount)
-        for level in 1...plan.levels { cost += area / Double(1 << (2 * level)) * 13 }
-        cost += 2 * area / Double(1 << (2 * plan.levels)) * taps * 2.5
-        cost += Double(2 * plan.levels + 2) * 100_000
+        cost += (rows + Double(strip.pixelCount)) * taps * 4 + 2 * pass
+        continue
       }
+      let area = Double(region.pixelCount)
+      let inside = region.x >= 0 && region.y >= 0 && region.maxX <= canvas.width && region.maxY <= canvas.height
+      cost += area / 4 * (inside ? 15 : 19)
+      for level in stride(from: 2, through: plan.levels, by: 1) { cost += area / Double(1 << (2 * level)) * 15 }
+      // The coarse blur covers the strip's columns (rows for top and bottom strips)
+      // and its rows grown by the kernel, at the coarse level.
+      let scale = Double(plan.scale)
+      let coarse = (Double(strip.width) / scale + 2) * (Double(strip.height) / scale + 2 + Double(plan.radius))
+      cost += 2 * coarse * taps * 4
+      cost += Double(2 * plan.levels + 2) * pass
     }
     return cost
   }
