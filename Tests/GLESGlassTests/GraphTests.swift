@@ -116,6 +116,28 @@ struct GraphTests {
     }
   }
 
+  @Test("strips that span the same rows or columns share textures, in parts that do not overlap", arguments: [2.0, 24])
+  func packing(sigma: Double) {
+    let effect = BackgroundExtensionEffect(
+      .init(leadingPixels: 50, trailingPixels: 37, topPixels: 11, bottomPixels: 9, sigmaPixels: sigma))
+    let size = PixelSize(width: 101, height: 63)
+    let canvas = effect.canvasSize(for: size)
+    let plan = effect.blurPlan(for: size)
+    let strips = effect.strips(for: size)
+    let regions = strips.map { BackgroundExtensionEffect.workRegion(for: $0.rect, canvas: canvas, plan: plan) }
+    let groups = BackgroundExtensionEffect.pack(strips, regions)
+    #expect(groups.map { $0.map(\.name) } == [["leading", "trailing"], ["top", "bottom"]])
+    for group in groups {
+      let atlas = BackgroundExtensionEffect.atlasSize(group)
+      let parts = group.map { $0.atlasRect(0) }
+      #expect(parts.allSatisfy { PixelRect(size: atlas).contains($0) })
+      #expect(parts[0].intersection(parts[1]).isEmpty)
+      for member in group {
+        #expect(member.atlas.x % plan.scale == 0 && member.atlas.y % plan.scale == 0)
+      }
+    }
+  }
+
   @Test("the uploaded footprint covers every image pixel a region maps to")
   func footprint() {
     let canvas = MirrorCanvas(

@@ -193,13 +193,11 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
     let source = graph.importSource(
       image, as: .linearHalf,
       rects: Self.footprint(of: regions.map { $0.insetBy(-2) }, in: mapping))
-    for (strip, region) in zip(strips, regions) {
+    for group in Self.pack(strips, regions) {
       if plan.levels == 0 {
-        Self.lowerDirect(
-          strip, region: region, plan: plan, mapping: mapping, source: source, output: output, into: &graph)
+        Self.lowerDirect(group, plan: plan, mapping: mapping, source: source, output: output, into: &graph)
       } else {
-        Self.lowerPyramid(
-          strip, region: region, plan: plan, mapping: mapping, source: source, output: output, into: &graph)
+        Self.lowerPyramid(group, plan: plan, mapping: mapping, source: source, output: output, into: &graph)
       }
     }
     return graph
@@ -228,6 +226,61 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
     let (x, width) = span(strip.x, strip.maxX, canvas.width)
     let (y, height) = span(strip.y, strip.maxY, canvas.height)
     return PixelRect(x: x, y: y, width: width, height: height)
+  }
+
+  /// A strip, the canvas region its blur works on, and where that region sits in
+  /// the textures it shares with the other strips of its group, in full-resolution
+  /// pixels (a multiple of the plan's scale, so it stays whole at every level).
+  struct Member {
+    var name: String
+    var strip: PixelRect
+    var region: PixelRect
+    var atlas: PixelPoint
+
+    /// The member's part of its group's texture at `level`.
+    func atlasRect(_ level: Int) -> PixelRect {
+      PixelRect(
+        x: atlas.x >> level, y: atlas.y >> level, width: region.width >> level, height: region.height >> level)
+    }
+  }
+
+  /// Strips whose regions span the same rows (leading and trailing) share
+  /// textures side by side, and those that span the same columns (top and bottom)
+  /// one above the other. Their passes then write one texture, so a GPU runs them
+  /// without switching framebuffers. The texture's outer edges are the regions'
+  /// canvas edges; where two regions meet, both are margin, which no output pixel
+  /// reaches.
+  static func pack(_ strips: [(name: String, rect: PixelRect)], _ regions: [PixelRect]) -> [[Member]] {
+    var groups: [[Member]] = []
+    var used = Set<Int>()
+    for i in strips.indices where !used.contains(i) {
+      used.insert(i)
+      var group = [
+        Member(name: strips[i].name, strip: strips[i].rect, region: regions[i], atlas: PixelPoint(x: 0, y: 0))
+      ]
+      for j in strips.indices where !used.contains(j) {
+        let a = regions[i]
+        let b = regions[j]
+        if a.y == b.y && a.height == b.height && group.count == 1 {
+          group.append(
+            Member(name: strips[j].name, strip: strips[j].rect, region: b, atlas: PixelPoint(x: a.width, y: 0)))
+          used.insert(j)
+        } else if a.x == b.x && a.width == b.width && group.count == 1 {
+          group.append(
+            Member(name: strips[j].name, strip: strips[j].rect, region: b, atlas: PixelPoint(x: 0, y: a.height)))
+          used.insert(j)
+        }
+      }
+      groups.append(group)
+    }
+    return groups
+  }
+
+  /// The size of a group's texture at full resolution.
+  static func atlasSize(_ group: [Member]) -> PixelSize {
+    PixelSize(
+      width: group.map { $0.atlas.x + $0.region.width }.max() ?? 0,
+      height: group.map { $0.atlas.y + $0.region.height }.max() ?? 0)
   }
 
   /// The image rectangles behind canvas rectangles (any position, mirrored): for
@@ -271,95 +324,116 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
 
   /// Small sigma: a horizontal then a vertical convolution at full resolution.
   private static func lowerDirect(
-    _ strip: (name: String, rect: PixelRect), region: PixelRect, plan: BlurPlan, mapping: MirrorCanvas,
-    source: ImageHandle, output: ImageHandle, into graph: inout RenderGraph
+    _ group: [Member], plan: BlurPlan, mapping: MirrorCanvas, source: ImageHandle, output: ImageHandle,
+    into graph: inout RenderGraph
   ) {
-    let rows = graph.makeTransient("\(strip.name) rows", size: region.size, format: .linearHalf)
-    let local = strip.rect.offsetBy(-region.x, -region.y)
-    let needed = PixelRect(
-      x: local.x, y: local.y - plan.radius, width: local.width, height: local.height + 2 * plan.radius
-    )
-    .intersection(PixelRect(size: region.size))
-    graph.addPass(
-      "\(strip.name) blur x",
-      .convolve(
-        Convolve(
-          addressing: .canvas(mapping), axis: .horizontal, offset: PixelPoint(x: region.x, y: region.y),
-          weights: plan.weights)),
-      inputs: [source], output: rows, rect: needed)
-    graph.addPass(
-      "\(strip.name) blur y",
-      .convolve(
-        Convolve(
-          addressing: .image, axis: .vertical, offset: PixelPoint(x: -region.x, y: -region.y), weights: plan.weights)),
-      inputs: [rows], output: output, rect: strip.rect)
+    let name = group.map(\.name).joined(separator: "+")
+    let rows = graph.makeTransient("\(name) rows", size: atlasSize(group), format: .linearHalf)
+    for m in group {
+      // Atlas pixel -> canvas pixel: minus the member's atlas offset, plus its region's origin.
+      let shift = PixelPoint(x: m.region.x - m.atlas.x, y: m.region.y - m.atlas.y)
+      let local = m.strip.offsetBy(-shift.x, -shift.y)
+      let needed = PixelRect(
+        x: local.x, y: local.y - plan.radius, width: local.width, height: local.height + 2 * plan.radius
+      )
+      .intersection(m.atlasRect(0))
+      graph.addPass(
+        "\(m.name) blur x",
+        .convolve(Convolve(addressing: .canvas(mapping), axis: .horizontal, offset: shift, weights: plan.weights)),
+        inputs: [source], output: rows, rect: needed)
+    }
+    for m in group {
+      let shift = PixelPoint(x: m.atlas.x - m.region.x, y: m.atlas.y - m.region.y)
+      graph.addPass(
+        "\(m.name) blur y",
+        .convolve(Convolve(addressing: .image, axis: .vertical, offset: shift, weights: plan.weights)),
+        inputs: [rows], output: output, rect: m.strip)
+    }
   }
 
   /// Larger sigma: down the pyramid, blur at the coarse level, back up, touching
-  /// at each level going up only the pixels that reach the strip.
+  /// at each level going up only the pixels that reach the strips.
   private static func lowerPyramid(
-    _ strip: (name: String, rect: PixelRect), region: PixelRect, plan: BlurPlan, mapping: MirrorCanvas,
-    source: ImageHandle, output: ImageHandle, into graph: inout RenderGraph
+    _ group: [Member], plan: BlurPlan, mapping: MirrorCanvas, source: ImageHandle, output: ImageHandle,
+    into graph: inout RenderGraph
   ) {
     let levels = plan.levels
+    let name = group.map(\.name).joined(separator: "+")
+    let atlas = atlasSize(group)
     func size(_ level: Int) -> PixelSize {
-      PixelSize(width: region.width >> level, height: region.height >> level)
+      PixelSize(width: atlas.width >> level, height: atlas.height >> level)
     }
-    // Down: level 1 from the canvas, then level to level.
-    var down = graph.makeTransient("\(strip.name) level 1", size: size(1), format: .linearHalf)
-    graph.addPass(
-      "\(strip.name) down 1",
-      .downsample(
-        Downsample(
-          addressing: .canvas(mapping), map: PixelMap(scale: 2, offsetX: Double(region.x), offsetY: Double(region.y)))),
-      inputs: [source], output: down, rect: PixelRect(size: size(1)))
-    for level in stride(from: 2, through: levels, by: 1) {
-      let next = graph.makeTransient("\(strip.name) level \(level)", size: size(level), format: .linearHalf)
+    // Down: level 1 from the canvas, member by member; then level to level, whole.
+    var down = graph.makeTransient("\(name) level 1", size: size(1), format: .linearHalf)
+    for m in group {
+      let offset = PixelPoint(x: m.region.x - m.atlas.x, y: m.region.y - m.atlas.y)
       graph.addPass(
-        "\(strip.name) down \(level)",
+        "\(m.name) down 1",
+        .downsample(
+          Downsample(
+            addressing: .canvas(mapping), map: PixelMap(scale: 2, offsetX: Double(offset.x), offsetY: Double(offset.y))
+          )),
+        inputs: [source], output: down, rect: m.atlasRect(1))
+    }
+    for level in stride(from: 2, through: levels, by: 1) {
+      let next = graph.makeTransient("\(name) level \(level)", size: size(level), format: .linearHalf)
+      graph.addPass(
+        "\(name) down \(level)",
         .downsample(Downsample(addressing: .image, map: PixelMap(scale: 2, offsetX: 0, offsetY: 0))),
         inputs: [down], output: next, rect: PixelRect(size: size(level)))
       down = next
     }
-    // The pixels each level must hold for the strip: the strip, halved outward and
-    // grown by one pixel per level for the bilinear taps.
-    var needed = [strip.rect.offsetBy(-region.x, -region.y)]
-    for level in stride(from: 1, through: levels, by: 1) {
-      let finer = needed[level - 1]
-      let x0 = finer.x >> 1 - 1
-      let y0 = finer.y >> 1 - 1
-      let x1 = (finer.maxX + 1) >> 1 + 1
-      let y1 = (finer.maxY + 1) >> 1 + 1
-      needed.append(
-        PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(PixelRect(size: size(level))))
+    // The pixels each level must hold for each strip: the strip, halved outward
+    // and grown by one pixel per level for the bilinear taps.
+    let needed: [[PixelRect]] = group.map { m in
+      var rects = [m.strip.offsetBy(m.atlas.x - m.region.x, m.atlas.y - m.region.y)]
+      for level in stride(from: 1, through: levels, by: 1) {
+        let finer = rects[level - 1]
+        let x0 = finer.x >> 1 - 1
+        let y0 = finer.y >> 1 - 1
+        let x1 = (finer.maxX + 1) >> 1 + 1
+        let y1 = (finer.maxY + 1) >> 1 + 1
+        rects.append(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(m.atlasRect(level)))
+      }
+      return rects
     }
     // Blur at the coarse level.
-    let coarse = needed[levels]
-    let rowsNeeded = PixelRect(
-      x: coarse.x, y: coarse.y - plan.radius, width: coarse.width, height: coarse.height + 2 * plan.radius
-    ).intersection(PixelRect(size: size(levels)))
-    let rows = graph.makeTransient("\(strip.name) blur x", size: size(levels), format: .linearHalf)
-    graph.addPass(
-      "\(strip.name) blur x",
-      .convolve(Convolve(addressing: .image, axis: .horizontal, offset: PixelPoint(x: 0, y: 0), weights: plan.weights)),
-      inputs: [down], output: rows, rect: rowsNeeded)
-    var up = graph.makeTransient("\(strip.name) blur y", size: size(levels), format: .linearHalf)
-    graph.addPass(
-      "\(strip.name) blur y",
-      .convolve(Convolve(addressing: .image, axis: .vertical, offset: PixelPoint(x: 0, y: 0), weights: plan.weights)),
-      inputs: [rows], output: up, rect: coarse)
-    // Up: level to level, then into the output strip.
-    for level in stride(from: levels - 1, through: 1, by: -1) {
-      let next = graph.makeTransient("\(strip.name) up \(level)", size: size(level), format: .linearHalf)
+    let rows = graph.makeTransient("\(name) blur x", size: size(levels), format: .linearHalf)
+    for (m, rects) in zip(group, needed) {
+      let coarse = rects[levels]
+      let rowsNeeded = PixelRect(
+        x: coarse.x, y: coarse.y - plan.radius, width: coarse.width, height: coarse.height + 2 * plan.radius
+      ).intersection(m.atlasRect(levels))
       graph.addPass(
-        "\(strip.name) up \(level)", .upsample(Upsample(map: PixelMap(scale: 0.5, offsetX: 0, offsetY: 0))),
-        inputs: [up], output: next, rect: needed[level])
+        "\(m.name) blur x",
+        .convolve(
+          Convolve(addressing: .image, axis: .horizontal, offset: PixelPoint(x: 0, y: 0), weights: plan.weights)),
+        inputs: [down], output: rows, rect: rowsNeeded)
+    }
+    var up = graph.makeTransient("\(name) blur y", size: size(levels), format: .linearHalf)
+    for (m, rects) in zip(group, needed) {
+      graph.addPass(
+        "\(m.name) blur y",
+        .convolve(Convolve(addressing: .image, axis: .vertical, offset: PixelPoint(x: 0, y: 0), weights: plan.weights)),
+        inputs: [rows], output: up, rect: rects[levels])
+    }
+    // Up: level to level, then into the output strips.
+    for level in stride(from: levels - 1, through: 1, by: -1) {
+      let next = graph.makeTransient("\(name) up \(level)", size: size(level), format: .linearHalf)
+      for (m, rects) in zip(group, needed) {
+        graph.addPass(
+          "\(m.name) up \(level)", .upsample(Upsample(map: PixelMap(scale: 0.5, offsetX: 0, offsetY: 0))),
+          inputs: [up], output: next, rect: rects[level])
+      }
       up = next
     }
-    graph.addPass(
-      "\(strip.name) up 0",
-      .upsample(Upsample(map: PixelMap(scale: 0.5, offsetX: -Double(region.x) / 2, offsetY: -Double(region.y) / 2))),
-      inputs: [up], output: output, rect: strip.rect)
+    for m in group {
+      let offset = PixelPoint(x: m.atlas.x - m.region.x, y: m.atlas.y - m.region.y)
+      graph.addPass(
+        "\(m.name) up 0",
+        .upsample(Upsample(map: PixelMap(scale: 0.5, offsetX: Double(offset.x) / 2, offsetY: Double(offset.y) / 2))),
+        inputs: [up], output: output, rect: m.strip)
+    }
   }
 }
 
