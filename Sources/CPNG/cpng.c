@@ -97,11 +97,163 @@ int cpng_read_header(const uint8_t *data, size_t size, cpng_info *info, char *er
   return 0;
 }
 
+static uint32_t cpng_get32(const uint8_t *p) {
+  return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+static int cpng_paeth(int a, int b, int c) {
+  int p = a + b - c;
+  int pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+  return (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
+}
+
+/* The common case without libpng: a non-interlaced 8- or 16-bit RGB or RGBA file
+   whose chunks are all ones that change nothing in the pixels. libdeflate
+   inflates about three times faster than zlib. Returns 1 when decoded, 0 when the
+   file is not such a file or anything is amiss (libpng then decodes it, or
+   reports the error in its own words). */
+static int cpng_decode_fast(const uint8_t *data, size_t size, int depth, void *out, size_t out_size) {
+  if (size < 8 + 25) return 0;
+  size_t pos = 8;
+  uint32_t width = 0, height = 0;
+  int bit_depth = 0, color_type = 0, seen_ihdr = 0, seen_iend = 0;
+  size_t idat_total = 0;
+  /* First walk: check every chunk and its CRC, and add up the IDAT bytes. */
+  while (pos + 12 <= size) {
+    uint32_t length = cpng_get32(data + pos);
+    const uint8_t *type = data + pos + 4;
+    if (length > size - pos - 12) return 0;
+    if (libdeflate_crc32(0, type, length + 4) != cpng_get32(data + pos + 8 + length)) return 0;
+    if (!memcmp(type, "IHDR", 4)) {
+      if (length != 13 || seen_ihdr) return 0;
+      const uint8_t *h = data + pos + 8;
+      width = cpng_get32(h);
+      height = cpng_get32(h + 4);
+      bit_depth = h[8];
+      color_type = h[9];
+      if (h[10] != 0 || h[11] != 0 || h[12] != 0) return 0; /* compression, filter, interlace */
+      seen_ihdr = 1;
+    } else if (!memcmp(type, "IDAT", 4)) {
+      idat_total += length;
+    } else if (!memcmp(type, "IEND", 4)) {
+      seen_iend = 1;
+      break;
+    } else if (memcmp(type, "sRGB", 4) && memcmp(type, "gAMA", 4) && memcmp(type, "cHRM", 4) &&
+               memcmp(type, "pHYs", 4) && memcmp(type, "tEXt", 4) && memcmp(type, "tIME", 4)) {
+      return 0; /* tRNS, iCCP, PLTE, ...: libpng's business */
+    }
+    pos += 12 + length;
+  }
+  if (!seen_ihdr || !seen_iend || idat_total == 0 || width == 0 || height == 0) return 0;
+  if (bit_depth != depth || (bit_depth != 8 && bit_depth != 16) || (color_type != 2 && color_type != 6)) return 0;
+  const size_t channels = color_type == 6 ? 4 : 3;
+  const size_t sample_bytes = (size_t)bit_depth / 8;
+  const size_t bpp = channels * sample_bytes;
+  const size_t line = (size_t)width * bpp;
+  const size_t out_line = (size_t)width * 4 * sample_bytes;
+  if ((size_t)height * out_line > out_size) return 0;
+  const size_t raw_size = (line + 1) * (size_t)height;
+
+  uint8_t *idat = (uint8_t *)malloc(idat_total);
+  uint8_t *raw = (uint8_t *)malloc(raw_size);
+  if (idat == NULL || raw == NULL) {
+    free(idat);
+    free(raw);
+    return 0;
+  }
+  size_t filled = 0;
+  for (pos = 8; pos + 12 <= size;) {
+    uint32_t length = cpng_get32(data + pos);
+    if (!memcmp(data + pos + 4, "IDAT", 4)) {
+      memcpy(idat + filled, data + pos + 8, length);
+      filled += length;
+    } else if (!memcmp(data + pos + 4, "IEND", 4)) {
+      break;
+    }
+    pos += 12 + length;
+  }
+  struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
+  size_t got = 0;
+  enum libdeflate_result result =
+      inflater ? libdeflate_zlib_decompress(inflater, idat, idat_total, raw, raw_size, &got) : LIBDEFLATE_BAD_DATA;
+  libdeflate_free_decompressor(inflater);
+  free(idat);
+  if (result != LIBDEFLATE_SUCCESS || got != raw_size) {
+    free(raw);
+    return 0;
+  }
+  /* Unfilter in place, row by row, then widen to RGBA in native byte order. */
+  uint8_t *previous = NULL;
+  for (uint32_t y = 0; y < height; y++) {
+    uint8_t *row = raw + (size_t)y * (line + 1);
+    uint8_t filter = row[0];
+    uint8_t *restrict b = row + 1;
+    switch (filter) {
+      case 0:
+        break;
+      case 1:
+        for (size_t i = bpp; i < line; i++) b[i] = (uint8_t)(b[i] + b[i - bpp]);
+        break;
+      case 2:
+        if (previous)
+          for (size_t i = 0; i < line; i++) b[i] = (uint8_t)(b[i] + previous[i]);
+        break;
+      case 3:
+        for (size_t i = 0; i < line; i++) {
+          int left = i >= bpp ? b[i - bpp] : 0;
+          int up = previous ? previous[i] : 0;
+          b[i] = (uint8_t)(b[i] + ((left + up) >> 1));
+        }
+        break;
+      case 4:
+        for (size_t i = 0; i < line; i++) {
+          int left = i >= bpp ? b[i - bpp] : 0;
+          int up = previous ? previous[i] : 0;
+          int corner = (previous && i >= bpp) ? previous[i - bpp] : 0;
+          b[i] = (uint8_t)(b[i] + cpng_paeth(left, up, corner));
+        }
+        break;
+      default:
+        free(raw);
+        return 0;
+    }
+    previous = b;
+    uint8_t *dst = (uint8_t *)out + (size_t)y * out_line;
+    if (sample_bytes == 1) {
+      if (channels == 4) {
+        memcpy(dst, b, line);
+      } else {
+        for (uint32_t x = 0; x < width; x++) {
+          dst[4 * x] = b[3 * x];
+          dst[4 * x + 1] = b[3 * x + 1];
+          dst[4 * x + 2] = b[3 * x + 2];
+          dst[4 * x + 3] = 255;
+        }
+      }
+    } else {
+      uint16_t *d16 = (uint16_t *)dst;
+      for (uint32_t x = 0; x < width; x++) {
+        for (size_t c = 0; c < 4; c++) {
+          uint16_t v = 65535;
+          if (c < channels) {
+            const uint8_t *sample = b + (x * channels + c) * 2;
+            v = (uint16_t)((sample[0] << 8) | sample[1]);
+          }
+          d16[4 * x + c] = v;
+        }
+      }
+    }
+  }
+  free(raw);
+  return 1;
+}
+
 int cpng_decode(const uint8_t *data, size_t size, int depth, void *out, size_t out_size,
                 char *err, size_t err_size, char *warn, size_t warn_size) {
   if (err_size) err[0] = '\0';
   if (warn_size) warn[0] = '\0';
   if (cpng_check_signature(data, size, err, err_size) != 0) return -1;
+  if (cpng_decode_fast(data, size, depth, out, out_size)) return 0;
   cpng_io io = {data, size, 0, err, err_size, warn, warn_size};
   png_structp png = cpng_new_reader(&io);
   if (png == NULL) {

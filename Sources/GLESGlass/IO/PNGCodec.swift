@@ -4,8 +4,9 @@ import Foundation
 /// PNG in and out through libpng: every PNG libpng can read becomes RGBA at 8 or
 /// 16 bits; outputs are RGBA, written to a temporary file and renamed into place.
 public enum PNGCodec {
-  /// The default compression level of `write`: fast, and smaller than zlib at level 6.
-  public static let defaultCompression = 2
+  /// The default compression level of `write`: libdeflate level 1, as small as zlib at
+  /// level 2 (on photos) and about twice as fast as libdeflate level 2, for 2 % more bytes.
+  public static let defaultCompression = 1
 
   /// The default largest image, in pixels, a decode accepts: 100 megapixels.
   public static let defaultMaxPixels = 100_000_000
