@@ -184,7 +184,7 @@ struct ProcessBench: ParsableCommand {
       process.waitUntilExit()
       let wall = Date().timeIntervalSince(start) * 1000
       let line = String(decoding: data, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
-      let label = run == 1 ? "new shader cache " : "warm shader cache"
+      let label = backend == "cpu" ? "cpu" : run == 1 ? "new shader cache " : "warm shader cache"
       print(String(format: "run %d (%@): wall %7.1f ms  %@", run, label as NSString, wall, line as NSString))
       guard process.terminationStatus == 0 else { throw ExitCode(process.terminationStatus) }
     }
