@@ -184,8 +184,9 @@ struct Compare: ParsableCommand {
             + "\"share_over_1_percent\":\(String(format: "%.4f", share)),\"psnr_db\":\(result.psnr.isInfinite ? "null" : psnr)}"
         )
       } else {
+        let at = result.worstPixel.map { " at (\($0.x), \($0.y))" } ?? ""
         print(
-          "max difference \(String(format: "%.3g", result.maxDifference))/255, "
+          "max difference \(String(format: "%.3g", result.maxDifference))/255\(at), "
             + "\(result.pixelsOverOne) pixels (\(String(format: "%.4f", share)) %) over 1/255, PSNR \(psnr) dB")
       }
       if let maxDiff, result.maxDifference > maxDiff + 1e-9 {

@@ -158,7 +158,7 @@ struct ExtensionAccuracyTests {
     let actual = try backend.render(c.effect, on: c.image, depth: c.depth, levels: c.levels)
     let expected = ExactOracle.backgroundExtension(c.effect, on: c.image, depth: c.depth)
     #expect(actual.size == expected.size)
-    let accuracy = Accuracy(actual, expected, frame: imageFrame(c.effect, c.image.size))
+    let accuracy = try Accuracy(actual, expected, frame: imageFrame(c.effect, c.image.size))
     if verbose { print("\(backend) \(c.testDescription): \(accuracy)") }
     #expect(accuracy.interiorMaxDifference == 0, "\(accuracy)")
     #expect(accuracy.extensionMaxDifference <= 4, "\(accuracy)")

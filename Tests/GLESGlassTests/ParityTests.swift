@@ -116,6 +116,31 @@ struct ResourceTests {
     }
   }
 
+  @Test(
+    "an image or canvas over the GPU's largest texture is refused before any GL call, naming the fix",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func textureLimit() throws {
+    let renderer = try #require(TestGPU.renderer)
+    let limit = try #require(renderer.gles?.info.maxTextureSize)
+    var timings = RenderTimings()
+    let wide = RGBAImage(size: PixelSize(width: limit + 1, height: 1), depth: .eight)
+    let narrow = RGBAImage(size: PixelSize(width: 8, height: 1), depth: .eight)
+    for (image, leading) in [(wide, 0), (narrow, limit)] {
+      let effect = BackgroundExtensionEffect(.init(leadingPixels: leading, trailingPixels: 1))
+      let error = #expect(throws: GlassError.self) {
+        try renderer.render(effect, on: image, timings: &timings)
+      }
+      #expect(error?.code == .imageTooLarge)
+      #expect(error?.message.contains("--backend cpu") == true)
+    }
+    // The CPU backend has no such limit.
+    let cpu = try Renderer(backend: .cpu)
+    let extended = try cpu.render(
+      BackgroundExtensionEffect(.init(leadingPixels: limit, trailingPixels: 1, sigmaPixels: 0)), on: narrow,
+      timings: &timings)
+    #expect(extended.width == limit + 9)
+  }
+
   @Test("the CPU pool has nothing in use after a render")
   func noCPULeaks() throws {
     let renderer = try Renderer(backend: .cpu)

@@ -72,50 +72,30 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 /// How an output compares with the exact result, inside the image frame and in
-/// the extension around it, on the 8-bit scale. Where both pixels are fully
-/// transparent only alpha counts: the exact definition premultiplies, so it gives
-/// such pixels colour 0, while a sigma-0 copy keeps the input's (invisible) colour.
+/// the extension around it, on the 8-bit scale. In the extension, where both
+/// pixels are fully transparent only alpha counts: the exact definition
+/// premultiplies, so it gives such pixels colour 0, while a sigma-0 copy keeps the
+/// input's (invisible) colour.
 struct Accuracy: CustomStringConvertible {
-  var interiorMaxDifference = 0.0
-  var extensionMaxDifference = 0.0
-  var extensionPSNR = Double.infinity
-  var extensionPixels = 0
-  var worstPixel = PixelPoint(x: -1, y: -1)
+  var interior: ImageComparison
+  var extensionPixels: ImageComparison
 
-  init(_ actual: RGBAImage, _ expected: RGBAImage, frame: PixelRect) {
-    precondition(actual.size == expected.size, "sizes")
-    var sumSquares = 0.0
-    for y in 0..<actual.height {
-      for x in 0..<actual.width {
-        let p = actual.pixel16(x: x, y: y)
-        let q = expected.pixel16(x: x, y: y)
-        var worst = 0.0
-        var squares = 0.0
-        // A fully transparent pixel has no colour: compare only its alpha.
-        let channels = p[3] == 0 && q[3] == 0 ? 3..<4 : 0..<4
-        for c in channels {
-          let d = abs(Double(p[c]) - Double(q[c])) / 257
-          worst = max(worst, d)
-          squares += d * d
-        }
-        if frame.contains(PixelRect(x: x, y: y, width: 1, height: 1)) {
-          interiorMaxDifference = max(interiorMaxDifference, worst)
-        } else {
-          if worst > extensionMaxDifference { worstPixel = PixelPoint(x: x, y: y) }
-          extensionMaxDifference = max(extensionMaxDifference, worst)
-          sumSquares += squares
-          extensionPixels += 1
-        }
-      }
-    }
-    let mse = sumSquares / Double(max(1, 4 * extensionPixels))
-    extensionPSNR = mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
+  init(_ actual: RGBAImage, _ expected: RGBAImage, frame: PixelRect) throws {
+    let inside = { (x: Int, y: Int) in x >= frame.x && x < frame.maxX && y >= frame.y && y < frame.maxY }
+    interior = try ImageComparison(actual, expected, including: inside)
+    extensionPixels = try ImageComparison(
+      actual, expected, including: { !inside($0, $1) }, ignoringColorOfTransparentPixels: true)
   }
 
+  var interiorMaxDifference: Double { interior.maxDifference }
+  var extensionMaxDifference: Double { extensionPixels.maxDifference }
+  var extensionPSNR: Double { extensionPixels.psnr }
+
   var description: String {
-    String(
-      format: "interior max %.3g/255; extension max %.3g/255 at (%d, %d), PSNR %.2f dB over %d pixels",
-      interiorMaxDifference, extensionMaxDifference, worstPixel.x, worstPixel.y, extensionPSNR, extensionPixels)
+    let worst = extensionPixels.worstPixel.map { "(\($0.x), \($0.y))" } ?? "-"
+    return String(
+      format: "interior max %.3g/255; extension max %.3g/255 at %@, PSNR %.2f dB over %d pixels",
+      interiorMaxDifference, extensionMaxDifference, worst as NSString, extensionPSNR, extensionPixels.pixelCount)
   }
 }
 

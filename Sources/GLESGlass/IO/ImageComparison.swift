@@ -11,49 +11,67 @@ public struct ImageComparison: Sendable, Equatable {
   public var pixelCount: Int
   /// Peak signal-to-noise ratio over all four channels, in dB; infinity when equal.
   public var psnr: Double
+  /// A pixel with the largest difference; nil when the images are equal.
+  public var worstPixel: PixelPoint?
 
   /// `pixelsOverOne / pixelCount`.
   public var fractionOverOne: Double { pixelCount == 0 ? 0 : Double(pixelsOverOne) / Double(pixelCount) }
 
-  /// Compares two images of one size, at any depths.
-  public init(_ a: RGBAImage, _ b: RGBAImage) throws {
+  /// Compares two images of one size, at any depths, over the pixels `include`
+  /// accepts (all by default). With `ignoringColorOfTransparentPixels`, a pixel
+  /// that is fully transparent in both images is compared by its alpha alone: it
+  /// has no visible colour.
+  public init(
+    _ a: RGBAImage, _ b: RGBAImage, including include: ((Int, Int) -> Bool)? = nil,
+    ignoringColorOfTransparentPixels: Bool = false
+  ) throws {
     guard a.size == b.size else {
       throw GlassError(
         .invalidParameter, "the images differ in size: \(a.size) and \(b.size); compare images of one size")
     }
     let scale = 1.0 / 257.0
     var maxDifference = 0.0
+    var worstPixel: PixelPoint?
     var over = 0
+    var count = 0
     var sumSquares = 0.0
     for y in 0..<a.height {
-      for x in 0..<a.width {
+      for x in 0..<a.width where include?(x, y) ?? true {
         let p = a.pixel16(x: x, y: y)
         let q = b.pixel16(x: x, y: y)
+        let channels = ignoringColorOfTransparentPixels && p[3] == 0 && q[3] == 0 ? 3..<4 : 0..<4
         var worst = 0.0
-        for c in 0..<4 {
+        for c in channels {
           let d = abs(Double(p[c]) - Double(q[c])) * scale
           worst = max(worst, d)
           sumSquares += d * d
         }
-        maxDifference = max(maxDifference, worst)
+        if worst > maxDifference {
+          maxDifference = worst
+          worstPixel = PixelPoint(x: x, y: y)
+        }
         if worst > 1.0 + 1e-9 { over += 1 }
+        count += 1
       }
     }
     self.maxDifference = maxDifference
+    self.worstPixel = worstPixel
     self.pixelsOverOne = over
-    self.pixelCount = a.size.pixelCount
-    let mse = sumSquares / Double(max(1, 4 * a.size.pixelCount))
+    self.pixelCount = count
+    let mse = sumSquares / Double(max(1, 4 * count))
     self.psnr = mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
   }
 
-  /// A picture of where two images differ: each channel's absolute difference
-  /// times `gain`, opaque; black where they agree.
+  /// A picture of where two images differ: each colour channel's absolute
+  /// difference (or alpha's, where larger) times `gain`, at least 64 where there is
+  /// any, opaque; black where they agree.
   public static func differenceImage(_ a: RGBAImage, _ b: RGBAImage, gain: Int = 16) -> RGBAImage {
     RGBAImage(width: a.width, height: a.height) { x, y in
       let p = a.pixel16(x: x, y: y)
       let q = b.pixel16(x: x, y: y)
+      let alpha = abs(Int(p[3]) - Int(q[3]))
       func channel(_ c: Int) -> UInt8 {
-        let d = abs(Int(p[c]) - Int(q[c])) / 257
+        let d = max(abs(Int(p[c]) - Int(q[c])), alpha) / 257
         return UInt8(min(255, max(d * gain, d > 0 ? 64 : 0)))
       }
       return SIMD4(channel(0), channel(1), channel(2), 255)
