@@ -217,6 +217,26 @@ final class GLESState {
     glPixelStorei(glEnum(GL_PACK_ALIGNMENT), 1)
     glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
     try checkGLError("setting up the context")
+    try checkRenderable()
+  }
+
+  /// Every intermediate is RGBA16F, which OpenGL ES 3.2 can render to and 3.0 and
+  /// 3.1 only with EXT_color_buffer_(half_)float: find out now, so that `auto`
+  /// falls back to the CPU rather than failing mid-render.
+  private func checkRenderable() throws {
+    for format in [ImageFormat.linearHalf, .srgb8, .srgb16] {
+      let descriptor = ImageDescriptor(size: PixelSize(width: 1, height: 1), format: format)
+      let texture = try makeTexture(descriptor)
+      defer { delete(texture) }
+      do {
+        try bindTarget(texture)
+      } catch let error as GlassError {
+        throw GlassError(
+          .gpuUnavailable, "this OpenGL ES \(contextVersion) driver cannot render to \(format) textures; use --backend cpu",
+          cause: error.cause)
+      }
+    }
+    glBindFramebuffer(glEnum(GL_FRAMEBUFFER), 0)
   }
 
   func info() -> GPUInfo {
