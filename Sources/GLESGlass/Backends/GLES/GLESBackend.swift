@@ -232,7 +232,8 @@ final class GLESState {
         try bindTarget(texture)
       } catch let error as GlassError {
         throw GlassError(
-          .gpuUnavailable, "this OpenGL ES \(contextVersion) driver cannot render to \(format) textures; use --backend cpu",
+          .gpuUnavailable,
+          "this OpenGL ES \(contextVersion) driver cannot render to \(format) textures; use --backend cpu",
           cause: error.cause)
       }
     }
