@@ -116,7 +116,7 @@ static int cpng_decode_fast(const uint8_t *data, size_t size, int depth, void *o
   if (size < 8 + 25) return 0;
   size_t pos = 8;
   uint32_t width = 0, height = 0;
-  int bit_depth = 0, color_type = 0, seen_ihdr = 0, seen_iend = 0;
+  int bit_depth = 0, color_type = 0, seen_ihdr = 0, seen_iend = 0, in_idat = 0, idat_ended = 0;
   size_t idat_total = 0;
   /* First walk: check every chunk and its CRC, and add up the IDAT bytes. */
   while (pos + 12 <= size) {
@@ -124,6 +124,7 @@ static int cpng_decode_fast(const uint8_t *data, size_t size, int depth, void *o
     const uint8_t *type = data + pos + 4;
     if (length > size - pos - 12) return 0;
     if (libdeflate_crc32(0, type, length + 4) != cpng_get32(data + pos + 8 + length)) return 0;
+    if (!seen_ihdr && memcmp(type, "IHDR", 4)) return 0; /* IHDR comes first */
     if (!memcmp(type, "IHDR", 4)) {
       if (length != 13 || seen_ihdr) return 0;
       const uint8_t *h = data + pos + 8;
@@ -134,7 +135,11 @@ static int cpng_decode_fast(const uint8_t *data, size_t size, int depth, void *o
       if (h[10] != 0 || h[11] != 0 || h[12] != 0) return 0; /* compression, filter, interlace */
       seen_ihdr = 1;
     } else if (!memcmp(type, "IDAT", 4)) {
+      if (idat_ended) return 0; /* IDAT chunks must be consecutive */
       idat_total += length;
+      in_idat = 1;
+      pos += 12 + length;
+      continue;
     } else if (!memcmp(type, "IEND", 4)) {
       seen_iend = 1;
       break;
@@ -142,6 +147,7 @@ static int cpng_decode_fast(const uint8_t *data, size_t size, int depth, void *o
                memcmp(type, "pHYs", 4) && memcmp(type, "tEXt", 4) && memcmp(type, "tIME", 4)) {
       return 0; /* tRNS, iCCP, PLTE, ...: libpng's business */
     }
+    if (in_idat) idat_ended = 1;
     pos += 12 + length;
   }
   if (!seen_ihdr || !seen_iend || idat_total == 0 || width == 0 || height == 0) return 0;

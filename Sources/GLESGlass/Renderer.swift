@@ -19,6 +19,8 @@ public final class Renderer: @unchecked Sendable {
   }
 
   private let backend: Backend
+  /// With `.auto` on a GPU: the backend for renders the GPU cannot take.
+  private let cpuFallback: CPUBackend?
 
   /// `gpu` or `cpu`: the backend that renders.
   public let backendName: String
@@ -44,6 +46,7 @@ public final class Renderer: @unchecked Sendable {
       }
     }
     if case .gles = backend { backendName = "gpu" } else { backendName = "cpu" }
+    cpuFallback = choice == .auto && backendName == "gpu" ? CPUBackend() : nil
   }
 
   /// Releases the GPU context now (otherwise at deinit or process exit).
@@ -84,23 +87,60 @@ public final class Renderer: @unchecked Sendable {
     _ effect: BackgroundExtensionEffect, on image: RGBAImage, depth: RGBAImage.Depth = .eight,
     maxPixels: Int = PNGCodec.defaultMaxPixels, timings: inout RenderTimings
   ) throws -> RGBAImage {
+    guard image.width > 0 && image.height > 0 else {
+      throw GlassError(.invalidParameter, "the image is empty (\(image.size)); give an image of at least 1x1 pixels")
+    }
     try effect.validate()
     let canvas = effect.canvasSize(for: image.size)
     try PNGCodec.checkPixelLimit(canvas, maxPixels: maxPixels, what: "the extended canvas")
-    if let gles {
-      let limit = gles.info.maxTextureSize
-      for (what, size) in [("the image", image.size), ("the extended canvas", canvas)]
-      where size.width > limit || size.height > limit {
-        throw GlassError(
-          .imageTooLarge,
-          "\(what) is \(size), over the GPU's largest texture of \(limit)x\(limit) pixels; use --backend cpu")
-      }
-    }
     let compiled = try effect.lower(image, depth: depth).compile()
+    try Self.checkWorkingMemory(compiled, effect, canvas)
     switch backend {
-    case .gles(let backend): return try RenderExecutor.execute(compiled, on: backend, timings: &timings)
-    case .cpu(let backend): return try RenderExecutor.execute(compiled, on: backend, timings: &timings)
+    case .gles(let gles):
+      if let problem = Self.textureLimitProblem(compiled, limit: gles.info.maxTextureSize) {
+        guard let cpuFallback else { throw GlassError(.imageTooLarge, "\(problem); use --backend cpu") }
+        timings.fallbackReason = problem
+        return try RenderExecutor.execute(compiled, on: cpuFallback, timings: &timings)
+      }
+      return try RenderExecutor.execute(compiled, on: gles, timings: &timings)
+    case .cpu(let backend):
+      return try RenderExecutor.execute(compiled, on: backend, timings: &timings)
     }
+  }
+
+  /// The largest working set of intermediate images a render may have, in bytes of
+  /// binary16 pixels (the CPU backend holds them as Float, twice this).
+  public static let maxWorkingBytes = 2 << 30
+
+  /// Throws `imageTooLarge` when the blur's intermediate images would be larger
+  /// than `maxWorkingBytes`: a sigma far beyond the canvas, say.
+  static func checkWorkingMemory(
+    _ compiled: CompiledGraph, _ effect: BackgroundExtensionEffect, _ canvas: PixelSize
+  )
+    throws
+  {
+    let bytes = compiled.lifetimes.keys.reduce(0) { $0 + compiled.graph[$1].descriptor.byteCount }
+    guard bytes > maxWorkingBytes else { return }
+    throw GlassError(
+      .imageTooLarge,
+      "a blur of sigma \(ParameterSpec.format(effect.parameters.sigmaPixels)) px around a \(canvas) canvas needs "
+        + "\(bytes >> 20) MiB of intermediate images, over \(maxWorkingBytes >> 20) MiB; lower --sigma")
+  }
+
+  /// Why a compiled graph does not fit the GPU's largest texture, or nil.
+  static func textureLimitProblem(_ compiled: CompiledGraph, limit: Int) -> String? {
+    for resource in compiled.graph.resources {
+      let size = resource.descriptor.size
+      guard size.width > limit || size.height > limit else { continue }
+      let what: String
+      switch resource.role {
+      case .source: what = "the image"
+      case .output: what = "the extended canvas"
+      case .transient: what = "an intermediate image (\(resource.name))"
+      }
+      return "\(what) is \(size), over the GPU's largest texture of \(limit)x\(limit) pixels"
+    }
+    return nil
   }
 }
 
@@ -112,12 +152,24 @@ extension Renderer {
     private var result: Result<Renderer, Error>?
 
     fileprivate init(_ choice: BackendChoice) {
+      // Process exit waits for starts in flight: leaving while another thread is
+      // inside EGL or Mesa set-up can crash their teardown.
+      LiveBackends.starting.enter()
       let thread = Thread { [self] in
         result = Result { try Renderer(backend: choice) }
         done.signal()
+        LiveBackends.starting.leave()
       }
       thread.name = "glass-gpu start"
       thread.start()
+    }
+
+    /// Waits for the start to end and closes the renderer it made, if any. Call
+    /// it however the work that overlapped the start ended.
+    public func close() {
+      done.wait()
+      done.signal()
+      if case .success(let renderer) = result { renderer.close() }
     }
 
     /// Waits for the renderer, or throws why it could not start.

@@ -56,27 +56,27 @@ struct Extend: ParsableCommand {
 
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp(BackgroundExtensionEffect.spec("leading").helpWithoutDefault, valueName: "px"))
+    help: ArgumentHelp(BackgroundExtensionEffect.spec("leading").help, valueName: "px"))
   var leading: Int
 
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp(BackgroundExtensionEffect.spec("trailing").helpWithoutDefault, valueName: "px"))
+    help: ArgumentHelp(BackgroundExtensionEffect.spec("trailing").help, valueName: "px"))
   var trailing: Int
 
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp(BackgroundExtensionEffect.spec("top").helpWithoutDefault, valueName: "px"))
+    help: ArgumentHelp(BackgroundExtensionEffect.spec("top").help, valueName: "px"))
   var top: Int = 0
 
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp(BackgroundExtensionEffect.spec("bottom").helpWithoutDefault, valueName: "px"))
+    help: ArgumentHelp(BackgroundExtensionEffect.spec("bottom").help, valueName: "px"))
   var bottom: Int = 0
 
   @Option(
     parsing: .unconditional,
-    help: ArgumentHelp(BackgroundExtensionEffect.spec("sigma").helpWithoutDefault, valueName: "px"))
+    help: ArgumentHelp(BackgroundExtensionEffect.spec("sigma").help, valueName: "px"))
   var sigma: Double = BackgroundExtensionEffect.defaultSigmaPixels
 
   @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
@@ -110,27 +110,31 @@ struct Extend: ParsableCommand {
     guard (0...12).contains(compression) else {
       throw ValidationError("--compression is \(compression); give 0 to 12")
     }
-    guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive") }
+    guard maxPixels > 0 && maxPixels <= PNGCodec.maximumMaxPixels else {
+      throw ValidationError("--max-pixels is \(maxPixels); give 1 to \(PNGCodec.maximumMaxPixels)")
+    }
   }
 
   func run() throws {
     try reportingErrors {
       let start = Date()
       var phases = RenderTimings()
-      try PNGCodec.checkWritable(output)
-      // The GL context starts while the input is decoded.
+      let file = try PNGCodec.OutputFile(path: output)
+      // The GL context starts while the input is decoded; whatever happens next,
+      // the start is waited for and the context closed before the process ends.
       let pending = Renderer.start(backend: backend)
+      defer { pending.close() }
       let decodeStart = Date()
       let decoded = try PNGCodec.read(path: input, maxPixels: maxPixels)
       phases.decodeMilliseconds = Date().timeIntervalSince(decodeStart) * 1000
       for warning in decoded.warnings { report("warning: \(input): libpng: \(warning)") }
       let renderer = try pending.value()
-      defer { renderer.close() }
       if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
       let image = try renderer.render(
         effect, on: decoded.image, depth: depth == 16 ? .sixteen : .eight, maxPixels: maxPixels, timings: &phases)
+      if let reason = phases.fallbackReason { report("rendering on the CPU: \(reason)") }
       let encodeStart = Date()
-      try PNGCodec.write(image, to: output, compression: compression)
+      try file.write(image, compression: compression)
       phases.encodeMilliseconds = Date().timeIntervalSince(encodeStart) * 1000
       phases.totalMilliseconds = Date().timeIntervalSince(start) * 1000
       if timings { FileHandle.standardError.write(Data((phases.json + "\n").utf8)) }

@@ -110,6 +110,18 @@ struct AccuracyCase: Sendable, CustomTestStringConvertible {
         }
       }
     }
+    // A side without an inset, with room above or below: the strips that remain
+    // must not share textures wrongly (a canvas edge against a neighbour).
+    let halves = RGBAImage(width: 37, height: 45) { x, _ in x < 18 ? SIMD4(230, 20, 20, 255) : SIMD4(20, 40, 230, 255) }
+    for (l, r, t, b) in [(0, 20, 19, 0), (0, 20, 0, 19), (20, 0, 19, 7), (0, 0, 12, 12), (15, 0, 0, 0)] {
+      for sigma: Double in [2, 8, 24] {
+        cases.append(AccuracyCase(name: "halves", image: halves, effect: effect(l, r, t, b, sigma: sigma)))
+      }
+    }
+    // A sigma far larger than the canvas: the mirrored period, not the margin.
+    for sigma: Double in [300, 1000] {
+      cases.append(AccuracyCase(name: "tiny canvas", image: grey, effect: effect(9, 5, 0, 3, sigma: sigma)))
+    }
     // A single pixel.
     for sigma: Double in [0, 2, 24, 150] {
       cases.append(

@@ -101,19 +101,36 @@ struct GraphTests {
     let size = PixelSize(width: 101, height: 63)
     let canvas = effect.canvasSize(for: size)
     let plan = effect.blurPlan(for: size)
+    let m = plan.marginPixels
+    // Per axis: either the whole mirrored period [0, lcm(count, scale)), exact at
+    // both ends, or the strip plus the margin, except at a canvas edge, where the
+    // region starts or ends on the edge.
+    func check(_ lo: Int, _ hi: Int, _ start: Int, _ end: Int, _ count: Int, _ what: String) {
+      #expect((end - start) % plan.scale == 0, "\(what): whole coarse pixels")
+      if start == 0 && end % count == 0 && end >= count {
+        return
+      }
+      #expect(lo == 0 ? start == 0 : start <= lo - m, "\(what): low side")
+      #expect(hi == count ? end >= count : end >= hi + m, "\(what): high side")
+    }
     for (name, strip) in effect.strips(for: size) {
       let region = BackgroundExtensionEffect.workRegion(for: strip, canvas: canvas, plan: plan)
-      #expect(region.width % plan.scale == 0 && region.height % plan.scale == 0, "\(name)")
-      // Where the strip touches a canvas edge, the region starts or ends there;
-      // elsewhere it reaches the margin beyond the strip.
-      let m = plan.marginPixels
-      #expect(strip.x == 0 ? region.x == 0 : region.x <= strip.x - m, "\(name) left")
-      #expect(strip.y == 0 ? region.y == 0 : region.y <= strip.y - m, "\(name) top")
-      #expect(
-        strip.maxX == canvas.width && (region.maxX - region.x) % plan.scale == 0
-          ? region.maxX >= canvas.width : region.maxX >= strip.maxX + m, "\(name) right")
-      #expect(region.maxY >= min(strip.maxY + m, canvas.height), "\(name) bottom")
+      check(strip.x, strip.maxX, region.x, region.maxX, canvas.width, "\(name) x")
+      check(strip.y, strip.maxY, region.y, region.maxY, canvas.height, "\(name) y")
     }
+  }
+
+  @Test("a large sigma on a small canvas works on one mirrored period, not the whole margin")
+  func periodicRegion() {
+    let effect = BackgroundExtensionEffect(
+      .init(leadingPixels: 300, trailingPixels: 0, topPixels: 0, bottomPixels: 0, sigmaPixels: 1000))
+    let size = PixelSize(width: 1, height: 1)
+    let plan = effect.blurPlan(for: size)
+    let strip = effect.strips(for: size)[0].rect
+    let region = BackgroundExtensionEffect.workRegion(for: strip, canvas: effect.canvasSize(for: size), plan: plan)
+    #expect(plan.marginPixels > 4000)
+    #expect(region.height == plan.scale, "one row of canvas, one coarse pixel of rows")
+    #expect(region.width <= 301 * plan.scale)
   }
 
   @Test("strips that span the same rows or columns share textures, in parts that do not overlap", arguments: [2.0, 24])
@@ -125,7 +142,7 @@ struct GraphTests {
     let plan = effect.blurPlan(for: size)
     let strips = effect.strips(for: size)
     let regions = strips.map { BackgroundExtensionEffect.workRegion(for: $0.rect, canvas: canvas, plan: plan) }
-    let groups = BackgroundExtensionEffect.pack(strips, regions)
+    let groups = BackgroundExtensionEffect.pack(strips, regions, plan: plan)
     #expect(groups.map { $0.map(\.name) } == [["leading", "trailing"], ["top", "bottom"]])
     for group in groups {
       let atlas = BackgroundExtensionEffect.atlasSize(group)

@@ -193,7 +193,7 @@ struct ShaderTests {
     for (uniforms, name) in problems {
       let error = try backend.perform { () -> GlassError? in
         let program = try GLProgram(key: key)
-        defer { glDeleteProgramForTests(program) }
+        defer { program.delete() }
         do {
           try program.apply(uniforms)
           return nil
@@ -208,7 +208,7 @@ struct ShaderTests {
     // The real struct matches.
     try backend.perform {
       let program = try GLProgram(key: key)
-      defer { glDeleteProgramForTests(program) }
+      defer { program.delete() }
       try program.apply(UpsampleUniforms(parameters: Upsample(map: PixelMap(scale: 0.5, offsetX: 0, offsetY: 0))))
     }
   }

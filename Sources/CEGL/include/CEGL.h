@@ -23,7 +23,6 @@
 static inline EGLDisplay cegl_no_display(void) { return EGL_NO_DISPLAY; }
 static inline EGLContext cegl_no_context(void) { return EGL_NO_CONTEXT; }
 static inline EGLSurface cegl_no_surface(void) { return EGL_NO_SURFACE; }
-static inline EGLNativeDisplayType cegl_default_display(void) { return EGL_DEFAULT_DISPLAY; }
 
 /// eglGetPlatformDisplayEXT, or NULL with EGL_BAD_PARAMETER semantics when the
 /// entry point is missing (then `*missing` is set to 1).

@@ -193,7 +193,7 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
     let source = graph.importSource(
       image, as: .linearHalf,
       rects: Self.footprint(of: regions.map { $0.insetBy(-2) }, in: mapping))
-    for group in Self.pack(strips, regions) {
+    for group in Self.pack(strips, regions, plan: plan) {
       if plan.levels == 0 {
         Self.lowerDirect(group, plan: plan, mapping: mapping, source: source, output: output, into: &graph)
       } else {
@@ -208,25 +208,34 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
   /// pyramid level once the region starts there and its size is a multiple of
   /// `plan.scale`. The region may reach outside the canvas; those pixels are the
   /// canvas mirrored.
+  ///
+  /// When the margin is long against the canvas (a large sigma on a small image),
+  /// a shorter region serves: the mirrored canvas is symmetric about every multiple
+  /// of its size, so `[0, lcm(size, scale))` is exact at both ends, whatever the
+  /// sigma.
   static func workRegion(for strip: PixelRect, canvas: PixelSize, plan: BlurPlan) -> PixelRect {
     func span(_ lo: Int, _ hi: Int, _ count: Int) -> (Int, Int) {
       let margin = plan.marginPixels
       let scale = plan.scale
       func roundUp(_ v: Int) -> Int { (v + scale - 1) / scale * scale }
+      let (start, length): (Int, Int)
       if lo == 0 {
-        let end = hi == count && count % scale == 0 ? count : roundUp(hi + margin)
-        return (0, end)
+        (start, length) = (0, hi == count && count % scale == 0 ? count : roundUp(hi + margin))
+      } else if hi == count {
+        let long = roundUp(count - lo + margin)
+        (start, length) = (count - long, long)
+      } else {
+        (start, length) = (lo - margin, roundUp(hi - lo + 2 * margin))
       }
-      if hi == count {
-        let length = roundUp(count - lo + margin)
-        return (count - length, length)
-      }
-      return (lo - margin, roundUp(hi - lo + 2 * margin))
+      let periodic = count / gcd(count, scale) * scale
+      return periodic < length ? (0, periodic) : (start, length)
     }
     let (x, width) = span(strip.x, strip.maxX, canvas.width)
     let (y, height) = span(strip.y, strip.maxY, canvas.height)
     return PixelRect(x: x, y: y, width: width, height: height)
   }
+
+  private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 
   /// A strip, the canvas region its blur works on, and where that region sits in
   /// the textures it shares with the other strips of its group, in full-resolution
@@ -244,35 +253,42 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
     }
   }
 
-  /// Strips whose regions span the same rows (leading and trailing) share
-  /// textures side by side, and those that span the same columns (top and bottom)
-  /// one above the other. Their passes then write one texture, so a GPU runs them
-  /// without switching framebuffers. The texture's outer edges are the regions'
-  /// canvas edges; where two regions meet, both are margin, which no output pixel
-  /// reaches.
-  static func pack(_ strips: [(name: String, rect: PixelRect)], _ regions: [PixelRect]) -> [[Member]] {
-    var groups: [[Member]] = []
-    var used = Set<Int>()
-    for i in strips.indices where !used.contains(i) {
-      used.insert(i)
-      var group = [
-        Member(name: strips[i].name, strip: strips[i].rect, region: regions[i], atlas: PixelPoint(x: 0, y: 0))
-      ]
-      for j in strips.indices where !used.contains(j) {
-        let a = regions[i]
-        let b = regions[j]
-        if a.y == b.y && a.height == b.height && group.count == 1 {
-          group.append(
-            Member(name: strips[j].name, strip: strips[j].rect, region: b, atlas: PixelPoint(x: a.width, y: 0)))
-          used.insert(j)
-        } else if a.x == b.x && a.width == b.width && group.count == 1 {
-          group.append(
-            Member(name: strips[j].name, strip: strips[j].rect, region: b, atlas: PixelPoint(x: 0, y: a.height)))
-          used.insert(j)
-        }
-      }
-      groups.append(group)
+  /// The leading and trailing strips share textures side by side, and the top and
+  /// bottom strips one above the other, when their regions span the same rows (or
+  /// columns). Their passes then write one texture, so a GPU runs them without
+  /// switching framebuffers. The shared texture's outer edges are the regions'
+  /// canvas edges, where mirroring is exact; where the two regions meet, both sides
+  /// are margin (the inner sides of these strips never touch a canvas edge), which
+  /// no output pixel reaches. Any other pair could put a canvas edge against its
+  /// neighbour, so other strips get textures of their own.
+  static func pack(
+    _ strips: [(name: String, rect: PixelRect)], _ regions: [PixelRect], plan: BlurPlan
+  )
+    -> [[Member]]
+  {
+    func member(_ i: Int, at atlas: PixelPoint = PixelPoint(x: 0, y: 0)) -> Member {
+      Member(name: strips[i].name, strip: strips[i].rect, region: regions[i], atlas: atlas)
     }
+    let index = { (name: String) in strips.firstIndex { $0.name == name } }
+    var groups: [[Member]] = []
+    var packed = Set<Int>()
+    // The sides that meet must be margin: at least `margin` beyond the strip.
+    let margin = plan.marginPixels
+    if let l = index("leading"), let t = index("trailing"),
+      regions[l].y == regions[t].y && regions[l].height == regions[t].height,
+      regions[l].maxX - strips[l].rect.maxX >= margin, strips[t].rect.x - regions[t].x >= margin
+    {
+      groups.append([member(l), member(t, at: PixelPoint(x: regions[l].width, y: 0))])
+      packed.formUnion([l, t])
+    }
+    if let t = index("top"), let b = index("bottom"),
+      regions[t].x == regions[b].x && regions[t].width == regions[b].width,
+      regions[t].maxY - strips[t].rect.maxY >= margin, strips[b].rect.y - regions[b].y >= margin
+    {
+      groups.append([member(t), member(b, at: PixelPoint(x: 0, y: regions[t].height))])
+      packed.formUnion([t, b])
+    }
+    for i in strips.indices where !packed.contains(i) { groups.append([member(i)]) }
     return groups
   }
 

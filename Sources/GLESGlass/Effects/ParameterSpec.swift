@@ -14,15 +14,8 @@ public struct ParameterSpec: Sendable, Equatable {
   /// One line on what it does.
   public var summary: String
 
-  /// The help line: summary, unit, range and default.
+  /// The help line: summary, unit and range (a command line prints the default).
   public var help: String {
-    var text = "\(summary) (\(unit), \(Self.format(minimum))...\(Self.format(maximum))"
-    if let defaultValue { text += ", default \(Self.format(defaultValue))" }
-    return text + ")"
-  }
-
-  /// The help line without the default, for a command line that prints its own.
-  public var helpWithoutDefault: String {
     "\(summary) (\(unit), \(Self.format(minimum))...\(Self.format(maximum)))"
   }
 

@@ -14,6 +14,9 @@ public struct RenderTimings: Codable, Sendable, Equatable {
   public var encodeMilliseconds = 0.0
   /// Wall time of the whole command.
   public var totalMilliseconds = 0.0
+  /// With `.auto`, why this render ran on the CPU although a GPU was there (not
+  /// part of the JSON).
+  public var fallbackReason: String?
 
   /// All zero.
   public init() {}

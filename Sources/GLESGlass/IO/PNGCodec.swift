@@ -74,9 +74,19 @@ public enum PNGCodec {
   /// Decodes PNG data to RGBA. The pixel limit is checked from the header, before
   /// the pixels are allocated.
   public static func decode(_ data: [UInt8], name: String, maxPixels: Int = defaultMaxPixels) throws -> Decoded {
+    try decode(data, name: name, maxPixels: maxPixels, depth: nil)
+  }
+
+  /// Decodes at `depth`, or at the file's depth when nil (libpng scales 16-bit
+  /// samples down for an 8-bit decode: a check on `RGBAImage.eightBit`).
+  static func decode(
+    _ data: [UInt8], name: String, maxPixels: Int, depth requested: RGBAImage.Depth?
+  ) throws
+    -> Decoded
+  {
     let header = try header(of: data, name: name)
     try checkPixelLimit(header.size, maxPixels: maxPixels, what: name)
-    let depth: RGBAImage.Depth = header.bitDepth == 16 ? .sixteen : .eight
+    let depth: RGBAImage.Depth = requested ?? (header.bitDepth == 16 ? .sixteen : .eight)
     var message = [CChar](repeating: 0, count: 512)
     var warnings = [CChar](repeating: 0, count: 2048)
     let count = 4 * header.size.pixelCount
@@ -110,17 +120,25 @@ public enum PNGCodec {
 
   /// Throws `imageTooLarge` when `size` is over `maxPixels`.
   public static func checkPixelLimit(_ size: PixelSize, maxPixels: Int, what: String) throws {
+    let limit = min(maxPixels, maximumMaxPixels)
     let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
-    guard overflow || pixels > maxPixels else { return }
+    guard overflow || pixels > limit else { return }
+    let fix =
+      limit < maximumMaxPixels
+      ? "raise it with --max-pixels if you mean it" : "that is more than glass-gpu can hold in memory"
     throw GlassError(
       .imageTooLarge,
-      "\(what): \(size) is \(megapixels(overflow ? Int.max : pixels)) megapixels, over the limit of "
-        + "\(megapixels(maxPixels)) megapixels; raise it with --max-pixels if you mean it")
+      "\(what): \(size) is \(amount(overflow ? Int.max : pixels)), over the limit of \(amount(limit)); \(fix)")
   }
 
-  static func megapixels(_ pixels: Int) -> String {
+  /// The largest `maxPixels` accepted: 2^31 pixels (16 GiB at 16 bits per channel).
+  public static let maximumMaxPixels = 1 << 31
+
+  /// `12 megapixels`, or `91 pixels` below a hundredth of a megapixel.
+  static func amount(_ pixels: Int) -> String {
     let value = Double(pixels) / 1_000_000
-    return value >= 10 ? String(Int(value.rounded())) : String(format: "%.2g", value)
+    if value < 0.01 { return "\(pixels) pixels" }
+    return (value >= 10 ? String(Int(value.rounded())) : String(format: "%.2g", value)) + " megapixels"
   }
 
   /// Writes `image` as an RGBA PNG at its own depth. The file appears complete or
@@ -128,62 +146,84 @@ public enum PNGCodec {
   /// `compression` is a libdeflate level, 0 (stored) to 12 (smallest); rows use
   /// the Sub filter.
   public static func write(_ image: RGBAImage, to path: String, compression: Int = defaultCompression) throws {
-    precondition((0...12).contains(compression), "compression is validated by the caller")
-    let url = URL(fileURLWithPath: path)
-    let folder = url.deletingLastPathComponent().path
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-      throw GlassError(.outputFailure, "cannot write \(path): the folder \(folder) does not exist")
-    }
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-      throw GlassError(.outputFailure, "cannot write \(path): it is a folder; name a file")
-    }
-    let temporary = folder + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    var message = [CChar](repeating: 0, count: 512)
-    let status: Int32
-    let width = UInt32(image.width)
-    let height = UInt32(image.height)
-    switch image.samples {
-    case .eight(let values):
-      status = values.withUnsafeBytes {
-        cpng_encode_file(
-          temporary, $0.baseAddress, width, height, 8, 4 * image.width, Int32(compression), &message, message.count)
-      }
-    case .sixteen(let values):
-      status = values.withUnsafeBytes {
-        cpng_encode_file(
-          temporary, $0.baseAddress, width, height, 16, 8 * image.width, Int32(compression), &message,
-          message.count)
-      }
-    }
-    guard status == 0 else {
-      unlink(temporary)
-      throw GlassError(
-        .outputFailure, "cannot write \(path); check the folder's permissions and free space",
-        cause: String(cBuffer: message))
-    }
-    guard rename(temporary, path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      throw GlassError(.outputFailure, "cannot write \(path)", cause: reason)
-    }
+    try OutputFile(path: path).write(image, compression: compression)
   }
-}
 
-extension PNGCodec {
-  /// Throws `outputFailure` when `path` cannot be an output file: its folder is
-  /// missing, or it names a folder. Checked before any work is done.
-  public static func checkWritable(_ path: String) throws {
-    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-      throw GlassError(.outputFailure, "cannot write \(path): the folder \(folder) does not exist")
+  /// An output PNG reserved before the work that fills it: making it checks the
+  /// path (its folder exists and can be written, it is not a folder) by creating
+  /// the temporary file the PNG will be written to, so a bad output path fails
+  /// before any decoding or rendering. `write` renames the finished file into
+  /// place; an output never written removes its temporary file.
+  public final class OutputFile: @unchecked Sendable {
+    /// Where the PNG goes.
+    public let path: String
+    private let temporary: String
+    private var finished = false
+
+    /// Reserves `path`; throws `outputFailure` naming the path and the fix.
+    public init(path: String) throws {
+      guard !path.isEmpty else {
+        throw GlassError(.outputFailure, "the output path is empty; name a .png file")
+      }
+      let url = URL(fileURLWithPath: path)
+      let folder = url.deletingLastPathComponent().path
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+        throw GlassError(.outputFailure, "cannot write \(path): the folder \(folder) does not exist")
+      }
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        throw GlassError(.outputFailure, "cannot write \(path): it is a folder; name a file")
+      }
+      let temporary =
+        folder + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+      guard descriptor >= 0 else {
+        throw GlassError(
+          .outputFailure, "cannot write \(path): check the folder's permissions",
+          cause: String(cString: strerror(errno)))
+      }
+      close(descriptor)
+      self.path = path
+      self.temporary = temporary
     }
-    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-      throw GlassError(.outputFailure, "cannot write \(path): it is a folder; name a file")
+
+    /// Encodes `image` into the temporary file and renames it to `path`.
+    public func write(_ image: RGBAImage, compression: Int = PNGCodec.defaultCompression) throws {
+      guard (0...12).contains(compression) else {
+        throw GlassError(.invalidParameter, "compression \(compression) is out of range; give 0 to 12")
+      }
+      guard !finished else { preconditionFailure("an OutputFile is written once") }
+      var message = [CChar](repeating: 0, count: 512)
+      let status: Int32
+      let width = UInt32(image.width)
+      let height = UInt32(image.height)
+      switch image.samples {
+      case .eight(let values):
+        status = values.withUnsafeBytes {
+          cpng_encode_file(
+            temporary, $0.baseAddress, width, height, 8, 4 * image.width, Int32(compression), &message,
+            message.count)
+        }
+      case .sixteen(let values):
+        status = values.withUnsafeBytes {
+          cpng_encode_file(
+            temporary, $0.baseAddress, width, height, 16, 8 * image.width, Int32(compression), &message,
+            message.count)
+        }
+      }
+      guard status == 0 else {
+        throw GlassError(
+          .outputFailure, "cannot write \(path); check the folder's permissions and free space",
+          cause: String(cBuffer: message))
+      }
+      guard rename(temporary, path) == 0 else {
+        throw GlassError(.outputFailure, "cannot write \(path)", cause: String(cString: strerror(errno)))
+      }
+      finished = true
     }
-    guard FileManager.default.isWritableFile(atPath: folder) else {
-      throw GlassError(.outputFailure, "cannot write \(path): the folder \(folder) is not writable")
+
+    deinit {
+      if !finished { unlink(temporary) }
     }
   }
 }

@@ -70,14 +70,6 @@ public struct RGBAImage: Sendable, Equatable {
   /// Height in pixels.
   public var height: Int { size.height }
 
-  /// True when every alpha value is at its maximum.
-  public var isOpaque: Bool {
-    switch samples {
-    case .eight(let v): return stride(from: 3, to: v.count, by: 4).allSatisfy { v[$0] == 255 }
-    case .sixteen(let v): return stride(from: 3, to: v.count, by: 4).allSatisfy { v[$0] == 65535 }
-    }
-  }
-
   /// Channel values of pixel (x, y) scaled to 16 bits (8-bit values times 257).
   public func pixel16(x: Int, y: Int) -> SIMD4<UInt16> {
     let i = 4 * (y * width + x)

@@ -1,13 +1,21 @@
+import Foundation
+
 /// The CPU reference backend: the same primitives and the same storage formats
 /// as the GLES backend, in Swift, on every core.
 public final class CPUBackend: @unchecked Sendable {
   private var pool = ImagePool<CPUImage>()
+  /// Renders through one backend take turns (the pool is not shared safely).
+  private let lock = NSLock()
 
   /// A CPU backend.
   public init() {}
 
   /// Images handed out by the pool and not yet returned (0 between renders).
-  public var poolInUse: Int { pool.inUse }
+  public var poolInUse: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return pool.inUse
+  }
 }
 
 /// An image of the CPU backend.
@@ -20,7 +28,6 @@ final class CPUImage {
   /// A source not yet converted; converted at first read, inside the render phase.
   var pending: RenderGraph.SourceImport?
   /// The output wraps the caller's buffer; it and encoded sources are not pooled.
-  var isOutput = false
   var isPooled = true
 
   /// An image that wraps `encoded` pixels it does not own: the output, a raw source.
@@ -84,7 +91,11 @@ extension CPUBackend: RenderBackend {
 
   var hasTransfers: Bool { false }
 
-  func perform<T>(_ body: () throws -> T) throws -> T { try body() }
+  func perform<T>(_ body: () throws -> T) throws -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body()
+  }
 
   func upload(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> CPUImage {
     // Nothing is converted here: the CPU backend has no upload. A linear source
@@ -99,7 +110,6 @@ extension CPUBackend: RenderBackend {
   func makeOutput(_ descriptor: ImageDescriptor, target: inout RGBAImage) throws -> CPUImage {
     let image = CPUImage(wrapping: target, descriptor: descriptor)
     target = RGBAImage(size: PixelSize(width: 0, height: 0), depth: target.depth)
-    image.isOutput = true
     return image
   }
 

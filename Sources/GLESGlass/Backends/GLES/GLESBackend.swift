@@ -93,12 +93,22 @@ public final class GLESBackend: @unchecked Sendable {
 
   /// Counts of live GL objects and pooled images.
   public func objectCounts() throws -> GLObjectCounts {
-    try worker.sync { state.counts() }
+    try onGLThread { state.counts() }
   }
 
   /// Deletes idle pooled textures beyond `maxIdleBytes`.
   public func trimPool(toBytes maxIdleBytes: Int = 0) throws {
-    try worker.sync { state.trim(toBytes: maxIdleBytes) }
+    try onGLThread { state.trim(toBytes: maxIdleBytes) }
+  }
+
+  /// Runs `body` on the GL thread, or throws when the backend has been closed.
+  private func onGLThread<T>(_ body: () throws -> T) throws -> T {
+    try worker.sync {
+      guard !state.isTornDown else {
+        throw GlassError(.renderFailure, "the GPU backend was closed; make a new Renderer")
+      }
+      return try body()
+    }
   }
 }
 
@@ -108,11 +118,7 @@ extension GLESBackend: RenderBackend {
   var hasTransfers: Bool { true }
 
   func perform<T>(_ body: () throws -> T) throws -> T {
-    closeLock.lock()
-    let isClosed = closed
-    closeLock.unlock()
-    guard !isClosed else { throw GlassError(.renderFailure, "the GPU backend was closed; make a new Renderer") }
-    return try worker.sync {
+    try onGLThread {
       defer { state.trim(toBytes: GLESState.maxIdleBytes) }
       return try body()
     }
@@ -165,7 +171,7 @@ final class GLESState {
   private var liveTextures = 0
   private var liveFramebuffers = 0
   private var staging: [UInt16] = []
-  private var torndown = false
+  private(set) var isTornDown = false
 
   init(connection: EGLDisplayConnection) throws {
     self.connection = connection
@@ -285,11 +291,7 @@ final class GLESState {
     glTexStorage2D(
       glEnum(GL_TEXTURE_2D), 1, format.internalFormat, GLsizei(descriptor.size.width),
       GLsizei(descriptor.size.height))
-    let filter = format.isInteger ? GL_NEAREST : GL_LINEAR
-    glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MIN_FILTER), filter)
-    glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_MAG_FILTER), filter)
-    glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_WRAP_S), GL_MIRRORED_REPEAT)
-    glTexParameteri(glEnum(GL_TEXTURE_2D), glEnum(GL_TEXTURE_WRAP_T), GL_MIRRORED_REPEAT)
+    // Filtering and wrapping come from the sampler objects bound with each pass.
     liveTextures += 1
     let texture = GLTexture(name: name, descriptor: descriptor)
     do {
@@ -492,10 +494,10 @@ final class GLESState {
 
   /// Deletes every GL object and the context, and lets go of the display.
   func teardown() {
-    guard !torndown else { return }
-    torndown = true
+    guard !isTornDown else { return }
+    isTornDown = true
     trim(toBytes: 0)
-    for program in programs.values { glDeleteProgram(program.name) }
+    for program in programs.values { program.delete() }
     programs.removeAll()
     glDeleteVertexArrays(1, &vertexArray)
     glDeleteSamplers(1, &linearSampler)
@@ -530,7 +532,11 @@ enum LiveBackends {
     }
   }
 
+  /// Renderers being started on other threads (`Renderer.start`).
+  static let starting = DispatchGroup()
+
   static func closeAll() {
+    _ = starting.wait(timeout: .now() + 30)
     lock.lock()
     let open = backends.compactMap(\.backend)
     backends.removeAll()

@@ -133,6 +133,11 @@ final class GLProgram {
     return String(cBuffer: buffer).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
+  /// Deletes the GL program. GL thread only; the object is unusable after.
+  func delete() {
+    glDeleteProgram(name)
+  }
+
   /// The active uniforms: name (without `[0]`), type, array size.
   func activeUniforms() -> [String: (type: GLenum, size: Int)] {
     var count: GLint = 0
@@ -198,9 +203,4 @@ final class GLProgram {
         cause: problems.joined(separator: "; "))
     }
   }
-}
-
-/// Deletes a program made outside the backend's cache (tests). GL thread only.
-func glDeleteProgramForTests(_ program: GLProgram) {
-  glDeleteProgram(program.name)
 }

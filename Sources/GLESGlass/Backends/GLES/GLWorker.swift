@@ -8,12 +8,14 @@ final class GLWorker: @unchecked Sendable {
   private var stopping = false
   private var finalJob: (@Sendable () -> Void)?
   private let callers = NSLock()
+  /// Set once, before the thread starts; never changed.
   private var thread: Thread?
 
   /// Starts the thread.
   init(name: String) {
-    // The thread keeps the worker alive until its loop ends.
-    let thread = Thread { self.loop() }
+    // While its loop runs, the thread holds the worker (`self?.loop()` keeps it
+    // for the call); it does not keep it alive beyond.
+    let thread = Thread { [weak self] in self?.loop() }
     thread.name = name
     thread.stackSize = 8 << 20
     self.thread = thread
@@ -21,6 +23,7 @@ final class GLWorker: @unchecked Sendable {
   }
 
   /// Runs `body` on the GL thread and returns its result; callers take turns.
+  /// Throws once the worker has been stopped.
   func sync<T>(_ body: () throws -> T) throws -> T {
     if Thread.current === thread { return try body() }
     callers.lock()
@@ -30,6 +33,10 @@ final class GLWorker: @unchecked Sendable {
       box.body = body
       let done = DispatchSemaphore(value: 0)
       condition.lock()
+      guard !stopping else {
+        condition.unlock()
+        throw GlassError(.renderFailure, "the GPU backend was closed; make a new Renderer")
+      }
       job = {
         box.run()
         done.signal()
@@ -42,7 +49,8 @@ final class GLWorker: @unchecked Sendable {
     }
   }
 
-  /// Ends the thread after the job in hand, running `last` on it first.
+  /// Ends the thread after the job in hand, running `last` on it first. Later
+  /// `sync` calls throw.
   func stop(then last: (@Sendable () -> Void)? = nil) {
     condition.lock()
     stopping = true
@@ -60,7 +68,6 @@ final class GLWorker: @unchecked Sendable {
         finalJob = nil
         condition.unlock()
         last?()
-        thread = nil
         return
       }
       job = nil
