@@ -174,10 +174,19 @@ struct Compare: ParsableCommand {
   @Flag(help: "Print one JSON object instead of text.")
   var json = false
 
+  @Option(help: "Refuse images over this many pixels (checked from the PNG header).")
+  var maxPixels: Int = PNGCodec.defaultMaxPixels
+
+  func validate() throws {
+    guard maxPixels > 0 && maxPixels <= PNGCodec.maximumMaxPixels else {
+      throw ValidationError("--max-pixels is \(maxPixels); give 1 to \(PNGCodec.maximumMaxPixels)")
+    }
+  }
+
   func run() throws {
     try reportingErrors {
-      let a = try PNGCodec.read(path: first).image
-      let b = try PNGCodec.read(path: second).image
+      let a = try PNGCodec.read(path: first, maxPixels: maxPixels).image
+      let b = try PNGCodec.read(path: second, maxPixels: maxPixels).image
       let result = try ImageComparison(a, b)
       if let diff { try PNGCodec.write(ImageComparison.differenceImage(a, b), to: diff) }
       let share = 100 * result.fractionOverOne

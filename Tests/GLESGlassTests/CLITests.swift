@@ -50,6 +50,12 @@ struct BadInput: Sendable, CustomTestStringConvertible {
 
   var testDescription: String { name }
 
+  /// Options the command line itself refuses: ArgumentParser's exit 64 and usage
+  /// lines. Everything else is one `glass-gpu:` line and exit 1.
+  var isUsageError: Bool {
+    ["negative inset", "non-numeric inset", "NaN sigma", "infinite sigma", "negative sigma", "bad depth"].contains(name)
+  }
+
   static func fixture(_ name: String) -> String { fixturesFolder.appendingPathComponent(name).path }
   static let good = fixture("rgba8.png")
   static let insets = ["--leading", "8", "--trailing", "8"]
@@ -96,17 +102,48 @@ struct BadInput: Sendable, CustomTestStringConvertible {
 struct CLITests {
   @Test(
     "bad input: a short message naming the file or option, a non-zero exit, no output file",
-    arguments: BadInput.all)
-  func badInput(_ bad: BadInput) throws {
+    arguments: BadInput.all, ["cpu", "auto"])
+  func badInput(_ bad: BadInput, backend: String) throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let output = folder.appendingPathComponent("out.png").path
-    let result = try runCLI(["extend", bad.input, "-o", output, "--backend", "cpu"] + bad.options)
-    #expect(result.status != 0)
+    // With auto, the GL context starts while the input is read: a failure must
+    // still end cleanly (exit 1, not a crash in EGL teardown).
+    let result = try runCLI(["extend", bad.input, "-o", output, "--backend", backend] + bad.options)
+    if bad.isUsageError {
+      #expect(result.status == 64, "\(result.stderr)")
+    } else {
+      #expect(result.status == 1, "\(result.stderr)")
+      let lines = result.stderr.split(separator: "\n")
+      #expect(lines.count == 1 && lines[0].hasPrefix("glass-gpu: "), "one line: \(result.stderr)")
+    }
     for word in bad.mustMention {
       #expect(result.stderr.contains(word), "stderr should mention \(word): \(result.stderr)")
     }
     #expect(files(in: folder).isEmpty, "left behind: \(files(in: folder))")
+  }
+
+  @Test("the output may be the input: it is replaced only once the new file is complete")
+  func outputOverInput() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("photo.png").path
+    let image = ProceduralImages.gradient(width: 30, height: 20)
+    try PNGCodec.write(image, to: path)
+    let result = try runCLI(["extend", path, "-o", path, "--backend", "cpu", "--leading", "5", "--trailing", "7"])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try PNGCodec.read(path: path).image.size == PixelSize(width: 42, height: 20))
+    #expect(files(in: folder) == ["photo.png"])
+  }
+
+  @Test("an output path that cannot be written fails before any decoding, and leaves nothing")
+  func unwritableOutput() throws {
+    for path in ["", "/proc/glass-gpu-test.png"] {
+      let result = try runCLI(["extend", "/nonexistent/input.png", "-o", path] + BadInput.insets)
+      #expect(result.status == 1)
+      // The output is checked first: the missing input is not what is reported.
+      #expect(!result.stderr.contains("/nonexistent/input.png"), "\(result.stderr)")
+    }
   }
 
   @Test("an output into a missing folder fails before any work, naming the folder")

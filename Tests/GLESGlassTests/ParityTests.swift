@@ -141,6 +141,62 @@ struct ResourceTests {
     #expect(extended.width == limit + 9)
   }
 
+  @Test(
+    "with --backend auto, a render over the GPU's texture limit runs on the CPU and says why",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func autoFallsBackPerRender() throws {
+    let renderer = try Renderer(backend: .auto)
+    defer { renderer.close() }
+    #expect(renderer.backendName == "gpu")
+    let limit = try #require(renderer.gles?.info.maxTextureSize)
+    let image = ProceduralImages.gradient(width: 9, height: 3)
+    let effect = BackgroundExtensionEffect(.init(leadingPixels: limit, trailingPixels: 2, sigmaPixels: 0))
+    var timings = RenderTimings()
+    let output = try renderer.render(effect, on: image, timings: &timings)
+    #expect(timings.fallbackReason?.contains("largest texture") == true)
+    var cpuTimings = RenderTimings()
+    #expect(try Renderer(backend: .cpu).render(effect, on: image, timings: &cpuTimings) == output)
+  }
+
+  @Test("a closed GPU backend throws instead of hanging", .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func useAfterClose() throws {
+    let backend = try GLESBackend()
+    backend.close()
+    #expect(throws: GlassError.self) { try backend.objectCounts() }
+    #expect(throws: GlassError.self) { try backend.trimPool() }
+    backend.close()
+  }
+
+  @Test("one CPU renderer used from several threads at once renders each image right")
+  func concurrentCPURenders() async throws {
+    let renderer = try Renderer(backend: .cpu)
+    let image = ProceduralImages.landscape(width: 64, height: 40)
+    let effect = BackgroundExtensionEffect(.init(leadingPixels: 20, trailingPixels: 16, topPixels: 6, sigmaPixels: 9))
+    var timings = RenderTimings()
+    let expected = try renderer.render(effect, on: image, timings: &timings)
+    try await withThrowingTaskGroup(of: RGBAImage.self) { group in
+      for _ in 0..<8 {
+        group.addTask {
+          var timings = RenderTimings()
+          return try renderer.render(effect, on: image, timings: &timings)
+        }
+      }
+      for try await output in group { #expect(output == expected) }
+    }
+  }
+
+  @Test("a blur whose intermediate images would pass the working-memory limit is refused before rendering")
+  func workingMemoryLimit() throws {
+    let image = RGBAImage(size: PixelSize(width: 10, height: 20_000), depth: .eight)
+    let effect = BackgroundExtensionEffect(.init(leadingPixels: 4000, trailingPixels: 4000, sigmaPixels: 2000))
+    var timings = RenderTimings()
+    let error = #expect(throws: GlassError.self) {
+      try Renderer(backend: .cpu).render(effect, on: image, maxPixels: 200_000_000, timings: &timings)
+    }
+    #expect(error?.code == .imageTooLarge)
+    #expect(error?.message.contains("--sigma") == true, "\(String(describing: error))")
+  }
+
   @Test("the CPU pool has nothing in use after a render")
   func noCPULeaks() throws {
     let renderer = try Renderer(backend: .cpu)

@@ -111,7 +111,12 @@ final class EGLDisplayConnection: @unchecked Sendable {
   /// surfaceless. `GLASS_GPU_PLATFORM=gbm|device|surfaceless` tries only one.
   private static func open() throws -> EGLDisplayConnection {
     var attempts: [PlatformAttempt] = []
-    let only = ProcessInfo.processInfo.environment["GLASS_GPU_PLATFORM"].flatMap(EGLPlatformKind.init(rawValue:))
+    let requested = ProcessInfo.processInfo.environment["GLASS_GPU_PLATFORM"].flatMap { $0.isEmpty ? nil : $0 }
+    let only = requested.flatMap(EGLPlatformKind.init(rawValue:))
+    if let requested, only == nil {
+      throw GlassError(
+        .gpuUnavailable, "GLASS_GPU_PLATFORM is \(requested); set it to gbm, device or surfaceless, or unset it")
+    }
     let client = clientExtensions
     func skip(_ platform: EGLPlatformKind, _ target: String, _ why: String) {
       attempts.append(PlatformAttempt(platform: platform.rawValue, target: target, used: false, detail: why))
@@ -275,9 +280,18 @@ final class EGLDisplayConnection: @unchecked Sendable {
       eglTerminate(display)
       return fail("EGL_KHR_surfaceless_context is not supported")
     }
-    guard chooseConfig(display) != nil else {
+    guard let config = chooseConfig(display) else {
       eglTerminate(display)
       return fail("no EGL config renders OpenGL ES 3")
+    }
+    // A display that opens may still refuse an ES 3 context: try one, so that the
+    // next platform gets its turn rather than the backend failing later.
+    switch createContext(display, config) {
+    case .success(let (context, _)):
+      eglDestroyContext(display, context)
+    case .failure(let error):
+      eglTerminate(display)
+      return fail("no OpenGL ES 3 context (\(error))")
     }
     let vendor = eglQueryString(display, EGL_VENDOR).map { String(cString: $0) } ?? "unknown vendor"
     attempts.append(
@@ -285,6 +299,29 @@ final class EGLDisplayConnection: @unchecked Sendable {
         platform: platform.rawValue, target: target, used: true, detail: "EGL \(major).\(minor), \(vendor)"))
     return EGLDisplayConnection(
       display: display, platform: platform, attempts: attempts, version: (major, minor), gbm: gbm)
+  }
+
+  /// An OpenGL ES 3.2 context, else 3.1, else 3.0, with its version; or the EGL
+  /// error of the last try. Binds the ES API on the calling thread.
+  static func createContext(_ display: EGLDisplay, _ config: EGLConfig) -> Result<(EGLContext, String), ContextError> {
+    guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE else { return .failure(ContextError(eglErrorName())) }
+    var lastError = "EGL_SUCCESS"
+    for (major, minor) in [(3, 2), (3, 1), (3, 0)] {
+      let attributes: [EGLint] = [
+        EGL_CONTEXT_MAJOR_VERSION, EGLint(major), EGL_CONTEXT_MINOR_VERSION, EGLint(minor), EGL_NONE,
+      ]
+      if let context = eglCreateContext(display, config, cegl_no_context(), attributes), context != cegl_no_context() {
+        return .success((context, "\(major).\(minor)"))
+      }
+      lastError = eglErrorName()
+    }
+    return .failure(ContextError(lastError))
+  }
+
+  /// Why no context could be made: an EGL error name.
+  struct ContextError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
   }
 
   /// A config for an OpenGL ES 3 context used without surfaces. EGL_SURFACE_TYPE

@@ -175,29 +175,16 @@ final class GLESState {
 
   init(connection: EGLDisplayConnection) throws {
     self.connection = connection
-    guard eglBindAPI(EGLenum(EGL_OPENGL_ES_API)) == EGL_TRUE else {
-      throw GlassError(.gpuUnavailable, "EGL cannot bind OpenGL ES; use --backend cpu", cause: eglErrorName())
-    }
     guard let config = EGLDisplayConnection.chooseConfig(connection.display) else {
       throw GlassError(.gpuUnavailable, "no EGL config renders OpenGL ES 3; use --backend cpu", cause: eglErrorName())
     }
-    var made: (EGLContext, String)?
-    var lastError = "EGL_SUCCESS"
-    for (major, minor) in [(3, 2), (3, 1), (3, 0)] {
-      let attributes: [EGLint] = [
-        EGL_CONTEXT_MAJOR_VERSION, EGLint(major), EGL_CONTEXT_MINOR_VERSION, EGLint(minor), EGL_NONE,
-      ]
-      if let context = eglCreateContext(connection.display, config, cegl_no_context(), attributes),
-        context != cegl_no_context()
-      {
-        made = (context, "\(major).\(minor)")
-        break
-      }
-      lastError = eglErrorName()
-    }
-    guard let (context, version) = made else {
+    let context: EGLContext
+    switch EGLDisplayConnection.createContext(connection.display, config) {
+    case .success(let made):
+      (context, contextVersion) = made
+    case .failure(let error):
       throw GlassError(
-        .gpuUnavailable, "no OpenGL ES 3.x context could be created; use --backend cpu", cause: lastError)
+        .gpuUnavailable, "no OpenGL ES 3.x context could be created; use --backend cpu", cause: error.description)
     }
     guard eglMakeCurrent(connection.display, cegl_no_surface(), cegl_no_surface(), context) == EGL_TRUE else {
       let error = eglErrorName()
@@ -205,7 +192,6 @@ final class GLESState {
       throw GlassError(.gpuUnavailable, "the OpenGL ES context cannot be made current", cause: error)
     }
     self.context = context
-    self.contextVersion = version
     glGenVertexArrays(1, &vertexArray)
     glBindVertexArray(vertexArray)
     for (sampler, filter) in [(\GLESState.linearSampler, GL_LINEAR), (\GLESState.nearestSampler, GL_NEAREST)] {
@@ -222,8 +208,15 @@ final class GLESState {
     glEnable(glEnum(GL_SCISSOR_TEST))
     glPixelStorei(glEnum(GL_PACK_ALIGNMENT), 1)
     glPixelStorei(glEnum(GL_UNPACK_ALIGNMENT), 1)
-    try checkGLError("setting up the context")
-    try checkRenderable()
+    do {
+      try checkGLError("setting up the context")
+      try checkRenderable()
+    } catch {
+      // Nothing outlives a failed start: the objects and the context go here, on
+      // the GL thread; the caller ends its use of the display.
+      destroyContext()
+      throw error
+    }
   }
 
   /// Every intermediate is RGBA16F, which OpenGL ES 3.2 can render to and 3.0 and
@@ -495,6 +488,13 @@ final class GLESState {
   /// Deletes every GL object and the context, and lets go of the display.
   func teardown() {
     guard !isTornDown else { return }
+    destroyContext()
+    EGLDisplayConnection.release(connection)
+  }
+
+  /// Deletes every GL object and the context.
+  private func destroyContext() {
+    guard !isTornDown else { return }
     isTornDown = true
     trim(toBytes: 0)
     for program in programs.values { program.delete() }
@@ -505,8 +505,8 @@ final class GLESState {
     eglMakeCurrent(connection.display, cegl_no_surface(), cegl_no_surface(), cegl_no_context())
     eglDestroyContext(connection.display, context)
     eglReleaseThread()
-    EGLDisplayConnection.release(connection)
   }
+
 }
 
 /// Open GLES backends, closed at process exit before the EGL and GL libraries'
