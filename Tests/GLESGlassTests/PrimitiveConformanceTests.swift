@@ -1,0 +1,296 @@
+import Foundation
+import GlassTestSupport
+import Testing
+
+@testable import GLESGlass
+
+/// Runs a one-off graph on a backend: the CPU, or the shared GPU renderer.
+func execute(_ graph: RenderGraph, on backend: TestBackend) throws -> RGBAImage {
+  let compiled = try graph.compile()
+  var timings = RenderTimings()
+  switch backend {
+  case .cpu:
+    return try RenderExecutor.execute(compiled, on: CPUBackend(), timings: &timings)
+  case .gpu:
+    let gles = try #require(TestGPU.renderer?.gles, "GPU tests run only where an EGL display can be had")
+    return try RenderExecutor.execute(compiled, on: gles, timings: &timings)
+  }
+}
+
+/// Each primitive on each backend against its formula, evaluated in Double from
+/// the same binary16 source values the backends start from. Outputs are 16-bit
+/// sRGB, so the comparison sees past 8-bit rounding: within 3 of 65535 (the GPU
+/// encodes with `pow`; float32 sums differ from Double in the last bits).
+///
+/// The one looser bound: llvmpipe filters binary16 textures in binary16 (a
+/// bilinear tap halfway between 0 and 1 at 3/4 gives 0.74951, one binary16 step
+/// low; measured), so the bilinear primitives on the GPU carry one more binary16
+/// rounding per tap: up to 2^-10 relative, 64 of 65535 in the encoded output at
+/// the darkest values. A wrong weight or tap would be off by thousands.
+@Suite("Primitives: each one against its formula, on each backend")
+struct PrimitiveConformanceTests {
+  /// Sources with every kind of pixel: colour noise and translucent alpha.
+  static let source = ProceduralImages.noise(width: 23, height: 17, seed: 11, alpha: true)
+  static let canvas = MirrorCanvas(
+    canvasSize: PixelSize(width: 61, height: 40), imageOrigin: PixelPoint(x: 19, y: 11),
+    imageSize: PixelSize(width: 23, height: 17))
+
+  /// The premultiplied linear values both backends read, as Double.
+  static func linear(_ image: RGBAImage) -> [SIMD4<Double>] {
+    var bits = [UInt16](repeating: 0, count: 4 * image.size.pixelCount)
+    bits.withUnsafeMutableBufferPointer { buffer in
+      PremultipliedLinear.convert(image, rect: PixelRect(size: image.size), into: buffer.baseAddress.unsafelyUnwrapped)
+    }
+    return (0..<image.size.pixelCount).map { i in
+      SIMD4((0..<4).map { Double(Half.float(bits: bits[4 * i + $0])) })
+    }
+  }
+
+  /// A premultiplied linear value as the 16-bit output stage stores it.
+  static func encode16(_ p: SIMD4<Double>) -> SIMD4<UInt16> {
+    let a = min(max(p.w, 0), 1)
+    func code(_ v: Double) -> UInt16 { UInt16((v * 65535 + 0.5).rounded(.down)) }
+    guard a > 0 else { return .zero }
+    return SIMD4(code(SRGB.encode(p.x / a)), code(SRGB.encode(p.y / a)), code(SRGB.encode(p.z / a)), code(a))
+  }
+
+  /// Compares an output with expected 16-bit values, within `tolerance` codes.
+  static func check(_ output: RGBAImage, _ expected: (Int, Int) -> SIMD4<UInt16>, rect: PixelRect, tolerance: Int = 3) {
+    var worst = 0
+    var at = PixelPoint(x: -1, y: -1)
+    for y in rect.y..<rect.maxY {
+      for x in rect.x..<rect.maxX {
+        let got = output.pixel16(x: x, y: y)
+        let want = expected(x, y)
+        // A fully transparent pixel has no colour.
+        let channels = want[3] == 0 && got[3] == 0 ? 3..<4 : 0..<4
+        for c in channels where abs(Int(got[c]) - Int(want[c])) > worst {
+          worst = abs(Int(got[c]) - Int(want[c]))
+          at = PixelPoint(x: x, y: y)
+        }
+      }
+    }
+    #expect(worst <= tolerance, "off by \(worst)/65535 at (\(at.x), \(at.y))")
+  }
+
+  /// The source image copied exactly into a transient image of the graph (a
+  /// one-tap convolution), so that a primitive can read it with `.image`
+  /// addressing: the copy's pixel (x, y) is canvas pixel (x + origin.x, y + origin.y).
+  static func copyOfCanvas(into graph: inout RenderGraph, region: PixelRect) -> ImageHandle {
+    let source = graph.importSource(
+      PrimitiveConformanceTests.source, as: .linearHalf, rects: [PixelRect(size: PrimitiveConformanceTests.source.size)]
+    )
+    let copy = graph.makeTransient("copy", size: region.size, format: .linearHalf)
+    graph.addPass(
+      "copy",
+      .convolve(
+        Convolve(
+          addressing: .canvas(canvas), axis: .horizontal, offset: PixelPoint(x: region.x, y: region.y), weights: [1])),
+      inputs: [source], output: copy, rect: PixelRect(size: region.size))
+    return copy
+  }
+
+  /// The canvas value at any integer position, mirrored.
+  static func canvasValue(_ values: [SIMD4<Double>], _ x: Int, _ y: Int) -> SIMD4<Double> {
+    values[canvas.imageRow(y) * canvas.imageSize.width + canvas.imageColumn(x)]
+  }
+
+  static func mirrorExtend(_ backend: TestBackend) throws {
+    for (input, depth) in [
+      (PrimitiveConformanceTests.source, RGBAImage.Depth.eight), (PrimitiveConformanceTests.source, .sixteen),
+      (PrimitiveConformanceTests.source.converted(to: .sixteen), .eight),
+      (PrimitiveConformanceTests.source.converted(to: .sixteen), .sixteen),
+    ] {
+      var graph = RenderGraph()
+      let source = graph.importSource(input, as: .encoded(input.depth), rects: [PixelRect(size: input.size)])
+      let output = graph.makeOutput(size: PrimitiveConformanceTests.canvas.canvasSize, format: .encoded(depth))
+      let offset = PixelPoint(x: -5, y: 3)
+      let all = PixelRect(size: PrimitiveConformanceTests.canvas.canvasSize)
+      graph.addPass(
+        "mirror", .mirrorExtend(MirrorExtend(canvas: PrimitiveConformanceTests.canvas, offset: offset)),
+        inputs: [source], output: output,
+        rect: all)
+      let result = try execute(graph, on: backend)
+      let expected = input.converted(to: depth)
+      var mismatches = 0
+      for y in 0..<all.height {
+        for x in 0..<all.width {
+          let want = expected.pixel16(
+            x: PrimitiveConformanceTests.canvas.imageColumn(x + offset.x),
+            y: PrimitiveConformanceTests.canvas.imageRow(y + offset.y))
+          if result.pixel16(x: x, y: y) != want { mismatches += 1 }
+        }
+      }
+      #expect(mismatches == 0, "\(input.depth.rawValue) -> \(depth.rawValue) bits: \(mismatches) pixels differ")
+    }
+  }
+
+  /// The bound for the bilinear primitives on `backend`; see the suite's note.
+  static func bilinearTolerance(_ backend: TestBackend) -> Int { backend == .gpu ? 64 : 3 }
+
+  static func downsample(_ backend: TestBackend) throws {
+    let values = PrimitiveConformanceTests.linear(PrimitiveConformanceTests.source)
+    let weights = [1.0, 3, 3, 1].map { $0 / 8 }
+    // Regions reaching outside the canvas (arithmetic mirroring) and inside it.
+    for origin in [PixelPoint(x: -7, y: -5), PixelPoint(x: 4, y: 2)] {
+      let size = PixelSize(width: 40, height: 30)
+      var graph = RenderGraph()
+      let source = graph.importSource(
+        PrimitiveConformanceTests.source, as: .linearHalf,
+        rects: [PixelRect(size: PrimitiveConformanceTests.source.size)])
+      let half = PixelSize(width: size.width / 2, height: size.height / 2)
+      let output = graph.makeOutput(size: half, format: .srgb16)
+      graph.addPass(
+        "down",
+        .downsample(
+          Downsample(
+            addressing: .canvas(PrimitiveConformanceTests.canvas),
+            map: PixelMap(scale: 2, offsetX: Double(origin.x), offsetY: Double(origin.y)))),
+        inputs: [source], output: output, rect: PixelRect(size: half))
+      let result = try execute(graph, on: backend)
+      PrimitiveConformanceTests.check(
+        result,
+        { x, y in
+          var sum = SIMD4<Double>.zero
+          for j in 0..<4 {
+            for i in 0..<4 {
+              let cx = 2 * x - 1 + origin.x + i
+              let cy = 2 * y - 1 + origin.y + j
+              sum += weights[i] * weights[j] * PrimitiveConformanceTests.canvasValue(values, cx, cy)
+            }
+          }
+          return PrimitiveConformanceTests.encode16(sum)
+        }, rect: PixelRect(size: half), tolerance: bilinearTolerance(backend))
+    }
+    // Over an image of the graph, mirrored at its own edges.
+    let region = PixelRect(x: 3, y: 1, width: 26, height: 18)
+    var graph = RenderGraph()
+    let copy = PrimitiveConformanceTests.copyOfCanvas(into: &graph, region: region)
+    let half = PixelSize(width: 13, height: 9)
+    let output = graph.makeOutput(size: half, format: .srgb16)
+    graph.addPass(
+      "down", .downsample(Downsample(addressing: .image, map: PixelMap(scale: 2, offsetX: 0, offsetY: 0))),
+      inputs: [copy], output: output, rect: PixelRect(size: half))
+    let result = try execute(graph, on: backend)
+    PrimitiveConformanceTests.check(
+      result,
+      { x, y in
+        var sum = SIMD4<Double>.zero
+        for j in 0..<4 {
+          for i in 0..<4 {
+            let u = reflectIndex(2 * x - 1 + i, count: region.width) + region.x
+            let v = reflectIndex(2 * y - 1 + j, count: region.height) + region.y
+            sum += weights[i] * weights[j] * PrimitiveConformanceTests.canvasValue(values, u, v)
+          }
+        }
+        return PrimitiveConformanceTests.encode16(sum)
+      }, rect: PixelRect(size: half), tolerance: bilinearTolerance(backend))
+  }
+
+  static func convolve(_ backend: TestBackend) throws {
+    let values = PrimitiveConformanceTests.linear(PrimitiveConformanceTests.source)
+    let weights = GaussianKernel.halfWeights(sigma: 1.7, radius: 7).map { Float($0) }
+    for axis in [Convolve.Axis.horizontal, .vertical] {
+      for addressing in [SourceAddressing.canvas(PrimitiveConformanceTests.canvas), .image] {
+        let region = PixelRect(x: -9, y: -4, width: 50, height: 33)
+        var graph = RenderGraph()
+        let input: ImageHandle
+        let offset: PixelPoint
+        if case .canvas = addressing {
+          input = graph.importSource(
+            PrimitiveConformanceTests.source, as: .linearHalf,
+            rects: [PixelRect(size: PrimitiveConformanceTests.source.size)])
+          offset = PixelPoint(x: region.x, y: region.y)
+        } else {
+          input = PrimitiveConformanceTests.copyOfCanvas(into: &graph, region: region)
+          offset = PixelPoint(x: 0, y: 0)
+        }
+        let output = graph.makeOutput(size: region.size, format: .srgb16)
+        graph.addPass(
+          "convolve", .convolve(Convolve(addressing: addressing, axis: axis, offset: offset, weights: weights)),
+          inputs: [input], output: output, rect: PixelRect(size: region.size))
+        let result = try execute(graph, on: backend)
+        func at(_ x: Int, _ y: Int) -> SIMD4<Double> {
+          if case .canvas = addressing {
+            return PrimitiveConformanceTests.canvasValue(values, x + region.x, y + region.y)
+          }
+          return PrimitiveConformanceTests.canvasValue(
+            values, reflectIndex(x, count: region.width) + region.x, reflectIndex(y, count: region.height) + region.y)
+        }
+        PrimitiveConformanceTests.check(
+          result,
+          { x, y in
+            var sum = Double(weights[0]) * at(x, y)
+            for k in 1..<weights.count {
+              let (dx, dy) = axis == .horizontal ? (k, 0) : (0, k)
+              sum += Double(weights[k]) * (at(x + dx, y + dy) + at(x - dx, y - dy))
+            }
+            return PrimitiveConformanceTests.encode16(sum)
+          }, rect: PixelRect(size: region.size))
+      }
+    }
+  }
+
+  static func upsample(_ backend: TestBackend) throws {
+    let values = PrimitiveConformanceTests.linear(PrimitiveConformanceTests.source)
+    let region = PixelRect(x: 2, y: 3, width: 21, height: 14)
+    var graph = RenderGraph()
+    let copy = PrimitiveConformanceTests.copyOfCanvas(into: &graph, region: region)
+    let size = PixelSize(width: 45, height: 31)
+    let output = graph.makeOutput(size: size, format: .srgb16)
+    // An odd offset, as the last pass of a region with an odd origin has.
+    let map = PixelMap(scale: 0.5, offsetX: -1.5, offsetY: 0.5)
+    graph.addPass(
+      "up", .upsample(Upsample(map: map)), inputs: [copy], output: output, rect: PixelRect(size: size))
+    let result = try execute(graph, on: backend)
+    PrimitiveConformanceTests.check(
+      result,
+      { x, y in
+        func taps(_ t: Int, _ offset: Double, _ count: Int) -> [(Int, Double)] {
+          let s = (Double(t) + 0.5) * 0.5 + offset - 0.5
+          let i = Int(s.rounded(.down))
+          let f = s - Double(i)
+          return [(reflectIndex(i, count: count), 1 - f), (reflectIndex(i + 1, count: count), f)]
+        }
+        var sum = SIMD4<Double>.zero
+        for (v, wy) in taps(y, map.offsetY, region.height) {
+          for (u, wx) in taps(x, map.offsetX, region.width) {
+            sum += wx * wy * PrimitiveConformanceTests.canvasValue(values, u + region.x, v + region.y)
+          }
+        }
+        return PrimitiveConformanceTests.encode16(sum)
+      }, rect: PixelRect(size: size), tolerance: bilinearTolerance(backend))
+  }
+
+  @Test("mirror_extend copies every canvas pixel from its mirrored image pixel, exactly (CPU)")
+  func mirrorExtendCPU() throws { try Self.mirrorExtend(.cpu) }
+
+  @Test(
+    "mirror_extend copies every canvas pixel from its mirrored image pixel, exactly (GPU)",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func mirrorExtendGPU() throws { try Self.mirrorExtend(.gpu) }
+
+  @Test("downsample is [1 3 3 1] / 8 per axis, over the mirrored canvas and over an image (CPU)")
+  func downsampleCPU() throws { try Self.downsample(.cpu) }
+
+  @Test(
+    "downsample is [1 3 3 1] / 8 per axis, over the mirrored canvas and over an image (GPU)",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func downsampleGPU() throws { try Self.downsample(.gpu) }
+
+  @Test("convolve is the symmetric kernel along its axis, over the canvas and over an image (CPU)")
+  func convolveCPU() throws { try Self.convolve(.cpu) }
+
+  @Test(
+    "convolve is the symmetric kernel along its axis, over the canvas and over an image (GPU)",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func convolveGPU() throws { try Self.convolve(.gpu) }
+
+  @Test("upsample is one bilinear tap, 3/4 and 1/4 per axis, mirrored at the image's edges (CPU)")
+  func upsampleCPU() throws { try Self.upsample(.cpu) }
+
+  @Test(
+    "upsample is one bilinear tap, 3/4 and 1/4 per axis, mirrored at the image's edges (GPU)",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func upsampleGPU() throws { try Self.upsample(.gpu) }
+}
