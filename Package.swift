@@ -44,7 +44,7 @@ let package = Package(
     .testTarget(
       name: "GLESGlassTests",
       dependencies: ["GLESGlass", "GlassTestSupport"],
-      exclude: ["Fixtures"]
+      exclude: ["Fixtures", "Goldens"]
     ),
   ]
 )

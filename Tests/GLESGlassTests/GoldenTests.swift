@@ -1,0 +1,102 @@
+import Foundation
+import GlassTestSupport
+import Testing
+
+@testable import GLESGlass
+
+/// Reference renders kept with the tests: rendered by the CPU backend, checked on
+/// every backend. `GLASS_GPU_RECORD_GOLDENS=1 swift test --filter GoldenTests`
+/// records missing ones (and fails, so that a recording is never a pass). A
+/// failing comparison writes the actual image and a difference image beside
+/// the test run and names them.
+@Suite("Goldens")
+struct GoldenTests {
+  struct Scene: Sendable, CustomTestStringConvertible {
+    var name: String
+    var effect: BackgroundExtensionEffect
+    var testDescription: String { name }
+  }
+
+  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+  static let record = ProcessInfo.processInfo.environment["GLASS_GPU_RECORD_GOLDENS"] == "1"
+
+  static let scenes: [Scene] = [
+    Scene(
+      name: "sidebar-sharp",
+      effect: BackgroundExtensionEffect(.init(leadingPixels: 40, trailingPixels: 0, topPixels: 12, sigmaPixels: 0))),
+    Scene(
+      name: "sidebar-inspector-3",
+      effect: BackgroundExtensionEffect(.init(leadingPixels: 40, trailingPixels: 30, sigmaPixels: 3))),
+    Scene(
+      name: "all-edges-12",
+      effect: BackgroundExtensionEffect(
+        .init(leadingPixels: 24, trailingPixels: 24, topPixels: 16, bottomPixels: 16, sigmaPixels: 12))),
+    Scene(
+      name: "wide-40",
+      effect: BackgroundExtensionEffect(.init(leadingPixels: 120, trailingPixels: 8, bottomPixels: 10, sigmaPixels: 40))
+    ),
+  ]
+
+  /// The input of every scene, a PNG kept with the goldens (so that they do not
+  /// depend on the procedural generator's floating point).
+  static func input() throws -> RGBAImage {
+    let path = folder.appendingPathComponent("input.png").path
+    if !FileManager.default.fileExists(atPath: path) && record {
+      try PNGCodec.write(ProceduralImages.landscape(width: 96, height: 54), to: path, compression: 12)
+    }
+    return try PNGCodec.read(path: path).image
+  }
+
+  static func check(_ scene: Scene, on backend: TestBackend) throws {
+    let output = try backend.render(scene.effect, on: try input())
+    let golden = folder.appendingPathComponent("\(scene.name).png").path
+    guard FileManager.default.fileExists(atPath: golden) else {
+      if record && backend == .cpu {
+        try PNGCodec.write(output, to: golden, compression: 12)
+        Issue.record(Comment(rawValue: "recorded the missing golden \(golden); check it and run again"))
+      } else {
+        Issue.record(
+          Comment(
+            rawValue: "no golden \(golden); record it with GLASS_GPU_RECORD_GOLDENS=1 swift test --filter GoldenTests"))
+      }
+      return
+    }
+    let expected = try PNGCodec.read(path: golden).image
+    let failures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("glass-gpu-golden-failures")
+    try FileManager.default.createDirectory(at: failures, withIntermediateDirectories: true)
+    let actual = failures.appendingPathComponent("\(scene.name)-\(backend).png").path
+    guard output.size == expected.size else {
+      try PNGCodec.write(output, to: actual)
+      Issue.record(
+        Comment(rawValue: "\(scene.name) is \(output.size), its golden \(expected.size); wrote \(actual)"))
+      return
+    }
+    let comparison = try ImageComparison(output, expected)
+    // The CPU backend renders the goldens, so it must match them exactly; the GPU
+    // within the parity bar (2/255, and 0.1 % of pixels over 1/255).
+    let passes =
+      backend == .cpu
+      ? comparison.maxDifference == 0
+      : comparison.maxDifference <= 2 && comparison.fractionOverOne <= 0.001
+    guard !passes else { return }
+    let difference = failures.appendingPathComponent("\(scene.name)-\(backend)-diff.png").path
+    try PNGCodec.write(output, to: actual)
+    try PNGCodec.write(ImageComparison.differenceImage(output, expected), to: difference)
+    let summary =
+      "\(scene.name) on the \(backend) backend differs from its golden by up to \(comparison.maxDifference)/255 "
+      + "(\(comparison.pixelsOverOne) pixels over 1/255); wrote \(actual) and \(difference)"
+    Issue.record(Comment(rawValue: summary))
+  }
+
+  @Test("the CPU backend renders its goldens exactly", arguments: scenes)
+  func cpu(_ scene: Scene) throws {
+    try Self.check(scene, on: .cpu)
+  }
+
+  @Test(
+    "the GPU backend matches the CPU's goldens", .enabled(if: TestGPU.isAvailable, TestGPU.skipReason),
+    arguments: scenes)
+  func gpu(_ scene: Scene) throws {
+    try Self.check(scene, on: .gpu)
+  }
+}
