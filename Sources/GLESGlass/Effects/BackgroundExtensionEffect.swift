@@ -113,6 +113,12 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
       ?? BlurPlan(sigmaPixels: parameters.sigmaPixels)
   }
 
+  /// How far, in pixels, an output pixel reaches into the canvas around it, on an
+  /// image of `imageSize`: the blur's margin.
+  public func inputMarginPixels(for imageSize: PixelSize) -> Int {
+    blurPlan(for: imageSize).marginPixels
+  }
+
   /// Estimated work of a plan, in nanoseconds of llvmpipe on two cores (measured
   /// with GLASS_GPU_TRACE): a halving costs about 15 ns per output pixel, 19 when
   /// its taps must mirror at the canvas edge by arithmetic; a convolution tap about
