@@ -4,19 +4,6 @@ import Testing
 
 @testable import GLESGlass
 
-/// Runs a one-off graph on a backend: the CPU, or the shared GPU renderer.
-func execute(_ graph: RenderGraph, on backend: TestBackend) throws -> RGBAImage {
-  let compiled = try graph.compile()
-  var timings = RenderTimings()
-  switch backend {
-  case .cpu:
-    return try RenderExecutor.execute(compiled, on: CPUBackend(), timings: &timings)
-  case .gpu:
-    let gles = try #require(TestGPU.renderer?.gles, "GPU tests run only where an EGL display can be had")
-    return try RenderExecutor.execute(compiled, on: gles, timings: &timings)
-  }
-}
-
 /// Each primitive on each backend against its formula, evaluated in Double from
 /// the same binary16 source values the backends start from. Outputs are 16-bit
 /// sRGB, so the comparison sees past 8-bit rounding: within 3 of 65535 (the GPU
@@ -110,7 +97,7 @@ struct PrimitiveConformanceTests {
         "mirror", .mirrorExtend(MirrorExtend(canvas: PrimitiveConformanceTests.canvas, offset: offset)),
         inputs: [source], output: output,
         rect: all)
-      let result = try execute(graph, on: backend)
+      let result = try backend.execute(graph)
       let expected = input.converted(to: depth)
       var mismatches = 0
       for y in 0..<all.height {
@@ -147,7 +134,7 @@ struct PrimitiveConformanceTests {
             addressing: .canvas(PrimitiveConformanceTests.canvas),
             map: PixelMap(scale: 2, offsetX: Double(origin.x), offsetY: Double(origin.y)))),
         inputs: [source], output: output, rect: PixelRect(size: half))
-      let result = try execute(graph, on: backend)
+      let result = try backend.execute(graph)
       PrimitiveConformanceTests.check(
         result,
         { x, y in
@@ -171,7 +158,7 @@ struct PrimitiveConformanceTests {
     graph.addPass(
       "down", .downsample(Downsample(addressing: .image, map: PixelMap(scale: 2, offsetX: 0, offsetY: 0))),
       inputs: [copy], output: output, rect: PixelRect(size: half))
-    let result = try execute(graph, on: backend)
+    let result = try backend.execute(graph)
     PrimitiveConformanceTests.check(
       result,
       { x, y in
@@ -209,7 +196,7 @@ struct PrimitiveConformanceTests {
         graph.addPass(
           "convolve", .convolve(Convolve(addressing: addressing, axis: axis, offset: offset, weights: weights)),
           inputs: [input], output: output, rect: PixelRect(size: region.size))
-        let result = try execute(graph, on: backend)
+        let result = try backend.execute(graph)
         func at(_ x: Int, _ y: Int) -> SIMD4<Double> {
           if case .canvas = addressing {
             return PrimitiveConformanceTests.canvasValue(values, x + region.x, y + region.y)
@@ -242,7 +229,7 @@ struct PrimitiveConformanceTests {
     let map = PixelMap(scale: 0.5, offsetX: -1.5, offsetY: 0.5)
     graph.addPass(
       "up", .upsample(Upsample(map: map)), inputs: [copy], output: output, rect: PixelRect(size: size))
-    let result = try execute(graph, on: backend)
+    let result = try backend.execute(graph)
     PrimitiveConformanceTests.check(
       result,
       { x, y in

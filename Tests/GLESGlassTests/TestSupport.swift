@@ -49,24 +49,32 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
   func render(
     _ effect: BackgroundExtensionEffect, on image: RGBAImage, depth: RGBAImage.Depth = .eight, levels: Int? = nil
   ) throws -> RGBAImage {
-    var timings = RenderTimings()
     if let levels {
       let plan = BlurPlan(sigmaPixels: effect.parameters.sigmaPixels, levels: levels)
-      let compiled = try effect.lower(image, depth: depth, plan: plan).compile()
-      switch self {
-      case .cpu:
-        return try RenderExecutor.execute(compiled, on: CPUBackend(), timings: &timings)
-      case .gpu:
-        let gles = try #require(TestGPU.renderer?.gles, "GPU tests run only where an EGL display can be had")
-        return try RenderExecutor.execute(compiled, on: gles, timings: &timings)
-      }
+      return try execute(effect.lower(image, depth: depth, plan: plan))
     }
+    var timings = RenderTimings()
     switch self {
     case .cpu:
       return try Renderer(backend: .cpu).render(effect, on: image, depth: depth, timings: &timings)
     case .gpu:
       let renderer = try #require(TestGPU.renderer, "GPU tests run only where an EGL display can be had")
       return try renderer.render(effect, on: image, depth: depth, timings: &timings)
+    }
+  }
+}
+
+extension TestBackend {
+  /// Runs a graph as it is: the CPU, or the shared GPU renderer's backend.
+  func execute(_ graph: RenderGraph) throws -> RGBAImage {
+    let compiled = try graph.compile()
+    var timings = RenderTimings()
+    switch self {
+    case .cpu:
+      return try RenderExecutor.execute(compiled, on: CPUBackend(), timings: &timings)
+    case .gpu:
+      let gles = try #require(TestGPU.renderer?.gles, "GPU tests run only where an EGL display can be had")
+      return try RenderExecutor.execute(compiled, on: gles, timings: &timings)
     }
   }
 }
