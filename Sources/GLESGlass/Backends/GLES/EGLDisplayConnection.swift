@@ -40,20 +40,17 @@ final class EGLDisplayConnection: @unchecked Sendable {
   let platform: EGLPlatformKind
   /// What was tried, in order, the used one last.
   let attempts: [PlatformAttempt]
-  /// EGL major and minor version.
-  let version: (major: Int32, minor: Int32)
   /// The display's extension string.
   let extensions: Set<String>
   private var gbm: cegl_gbm?
 
   private init(
     display: EGLDisplay, platform: EGLPlatformKind, attempts: [PlatformAttempt],
-    version: (Int32, Int32), gbm: cegl_gbm?
+    gbm: cegl_gbm?
   ) {
     self.display = display
     self.platform = platform
     self.attempts = attempts
-    self.version = version
     self.gbm = gbm
     self.extensions = EGLDisplayConnection.extensionSet(eglQueryString(display, EGL_EXTENSIONS))
   }
@@ -298,7 +295,7 @@ final class EGLDisplayConnection: @unchecked Sendable {
       PlatformAttempt(
         platform: platform.rawValue, target: target, used: true, detail: "EGL \(major).\(minor), \(vendor)"))
     return EGLDisplayConnection(
-      display: display, platform: platform, attempts: attempts, version: (major, minor), gbm: gbm)
+      display: display, platform: platform, attempts: attempts, gbm: gbm)
   }
 
   /// An OpenGL ES 3.2 context, else 3.1, else 3.0, with its version; or the EGL
