@@ -108,6 +108,44 @@ public final class Renderer: @unchecked Sendable {
     }
   }
 
+  /// Renders a scene whose images are already decoded (`SceneFile.loadImages`),
+  /// at `depth`. The scene is validated, and every size checked, before any GL call.
+  public func render(
+    _ scene: Scene, images: [String: RGBAImage], depth: RGBAImage.Depth = .eight,
+    maxPixels: Int = PNGCodec.defaultMaxPixels, timings: inout RenderTimings
+  ) throws -> RGBAImage {
+    try scene.validate()
+    for (jsonPath, path) in scene.imageReferences where images[path] == nil {
+      throw GlassError(.fileUnreadable, "\(jsonPath): the image \(path) was not loaded; load it with SceneFile.loadImages")
+    }
+    try PNGCodec.checkPixelLimit(scene.pixelSize, maxPixels: maxPixels, what: "the scene canvas")
+    let compiled = try SceneLowering(scene: scene, images: images, depth: depth).lower().compile()
+    let bytes = compiled.lifetimes.keys.reduce(0) { $0 + compiled.graph[$1].descriptor.byteCount }
+    guard bytes <= Self.maxWorkingBytes else {
+      throw GlassError(
+        .imageTooLarge,
+        "the scene needs \(bytes >> 20) MiB of intermediate images, over \(Self.maxWorkingBytes >> 20) MiB; "
+          + "lower its size, scale or blurs")
+    }
+    return try execute(compiled, timings: &timings)
+  }
+
+  /// Runs a compiled graph on the backend, or on the CPU fallback when the GPU's
+  /// textures are too small for it.
+  func execute(_ compiled: CompiledGraph, timings: inout RenderTimings) throws -> RGBAImage {
+    switch backend {
+    case .gles(let gles):
+      if let problem = Self.textureLimitProblem(compiled, limit: gles.info.maxTextureSize) {
+        guard let cpuFallback else { throw GlassError(.imageTooLarge, "\(problem); use --backend cpu") }
+        timings.fallbackReason = problem
+        return try RenderExecutor.execute(compiled, on: cpuFallback, timings: &timings)
+      }
+      return try RenderExecutor.execute(compiled, on: gles, timings: &timings)
+    case .cpu(let backend):
+      return try RenderExecutor.execute(compiled, on: backend, timings: &timings)
+    }
+  }
+
   /// The largest working set of intermediate images a render may have, in bytes of
   /// binary16 pixels (the CPU backend holds them as Float, twice this).
   public static let maxWorkingBytes = 2 << 30

@@ -73,3 +73,86 @@ void emit(vec4 premultiplied) { fragColor = encodeStraightSRGB(premultiplied); }
 out uvec4 fragColor;
 void emit(vec4 premultiplied) { fragColor = uvec4(floor(encodeStraightSRGB(premultiplied) * 65535.0 + 0.5)); }
 #endif
+
+#ifdef SHAPE
+// Math/ShapeGeometry.swift: the signed distance to a shape, in pixels, negative
+// inside. Kind 0: a box with a radius (extent) per corner, in the order top-leading,
+// top-trailing, bottom-trailing, bottom-leading, and a corner exponent (2 circular,
+// 3 continuous). Kind 1: an ellipse.
+uniform int u_shapeKind;
+uniform vec4 u_shapeBox;      // centre xy, half size zw, pixels
+uniform vec4 u_shapeRadii;
+uniform float u_shapeExponent;
+
+// ShapeSDF.roundedBox.
+float roundedBoxDistance(vec2 p, vec2 b, vec4 r, float n) {
+  float radius = p.x < 0.0 ? (p.y < 0.0 ? r.x : r.w) : (p.y < 0.0 ? r.y : r.z);
+  float qx = abs(p.x) - b.x + radius;
+  float qy = abs(p.y) - b.y + radius;
+  float vx = max(qx, 0.0);
+  float vy = max(qy, 0.0);
+  float outside;
+  if (n == 2.0) {
+    outside = sqrt(vx * vx + vy * vy);
+  } else {
+    float m = max(vx, vy);
+    outside = 0.0;
+    if (m > 0.0) {
+      float sx = vx / m;
+      float sy = vy / m;
+      outside = m * pow(sx * sx * sx + sy * sy * sy, 1.0 / n);
+    }
+  }
+  return min(max(qx, qy), 0.0) + outside - radius;
+}
+
+// ShapeSDF.ellipse: three steps of Chou's closest-point iteration.
+float ellipseDistance(float px, float py, float a, float b) {
+  if (a == b) return sqrt(px * px + py * py) - a;
+  if (a <= 0.0 || b <= 0.0) return max(px - a, py - b);
+  float tx = 0.70710677;
+  float ty = 0.70710677;
+  for (int i = 0; i < 3; i++) {
+    float ex = (a * a - b * b) * tx * tx * tx / a;
+    float ey = (b * b - a * a) * ty * ty * ty / b;
+    float rx = a * tx - ex;
+    float ry = b * ty - ey;
+    float qx = px - ex;
+    float qy = py - ey;
+    float r = sqrt(rx * rx + ry * ry);
+    float q = max(sqrt(qx * qx + qy * qy), 1e-6);
+    tx = min(max((qx * r / q + ex) / a, 0.0), 1.0);
+    ty = min(max((qy * r / q + ey) / b, 0.0), 1.0);
+    float t = max(sqrt(tx * tx + ty * ty), 1e-6);
+    tx /= t;
+    ty /= t;
+  }
+  float dx = px - a * tx;
+  float dy = py - b * ty;
+  float d = sqrt(dx * dx + dy * dy);
+  bool inside = (px / a) * (px / a) + (py / b) * (py / b) < 1.0;
+  return inside ? -d : d;
+}
+
+// ShapeGeometry.distance at pixel position p (y down).
+float shapeDistance(vec2 p) {
+  if (u_shapeKind == 0) {
+    return roundedBoxDistance(p - u_shapeBox.xy, u_shapeBox.zw, u_shapeRadii, u_shapeExponent);
+  }
+  return ellipseDistance(abs(p.x - u_shapeBox.x), abs(p.y - u_shapeBox.y), u_shapeBox.z, u_shapeBox.w);
+}
+
+// ShapeGeometry.coverage.
+float shapeCoverage(vec2 p) { return clamp(0.5 - shapeDistance(p), 0.0, 1.0); }
+
+// ShapeGeometry.normal: central differences half a pixel apart.
+vec2 shapeNormal(vec2 p) {
+  float gx = shapeDistance(p + vec2(0.5, 0.0)) - shapeDistance(p - vec2(0.5, 0.0));
+  float gy = shapeDistance(p + vec2(0.0, 0.5)) - shapeDistance(p - vec2(0.0, 0.5));
+  float len = sqrt(gx * gx + gy * gy);
+  return len > 1e-6 ? vec2(gx / len, gy / len) : vec2(0.0);
+}
+#endif
+
+// Blend: premultiplied source over what the target holds is GL blending
+// (ONE, ONE_MINUS_SRC_ALPHA), set by the backend for passes that blend.

@@ -8,7 +8,7 @@ struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "glass-gpu-bench",
     abstract: "Benchmarks of glass-gpu, and the procedural images they use.",
-    subcommands: [ExtendBench.self, ProcessBench.self, Generate.self],
+    subcommands: [ExtendBench.self, ProcessBench.self, Generate.self, GenerateIcons.self],
     defaultSubcommand: ExtendBench.self)
 }
 
@@ -192,15 +192,55 @@ struct ProcessBench: ParsableCommand {
 }
 
 struct Generate: ParsableCommand {
-  static let configuration = CommandConfiguration(abstract: "Write the procedural landscape as a PNG.")
+  static let configuration = CommandConfiguration(
+    abstract: "Write a procedural photo as a PNG: the landscape, or the flowers.")
+
+  /// Which picture to draw.
+  enum Kind: String, ExpressibleByArgument, CaseIterable {
+    case landscape
+    case flowers
+  }
 
   @Argument(help: "Output PNG.")
   var output: String
+
+  @Option(help: "The picture: landscape or flowers.")
+  var kind = Kind.landscape
 
   @Option var width = 1920
   @Option var height = 1080
 
   func run() throws {
-    try PNGCodec.write(ProceduralImages.landscape(width: width, height: height), to: output, compression: 9)
+    let image =
+      switch kind {
+      case .landscape: ProceduralImages.landscape(width: width, height: height)
+      case .flowers: ProceduralPhotos.flowers(width: width, height: height)
+      }
+    try PNGCodec.write(image, to: output, compression: 9)
+  }
+}
+
+struct GenerateIcons: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "icons",
+    abstract: "Write every procedural icon as DIR/NAME.png: a white glyph on transparency, 8-bit RGBA.")
+
+  @Argument(help: "Output folder, created if missing.")
+  var directory: String
+
+  @Option(help: "Width and height of each icon, in pixels.")
+  var size = 96
+
+  func validate() throws {
+    guard size > 0 else { throw ValidationError("--size takes a positive number of pixels") }
+  }
+
+  func run() throws {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let folder = URL(fileURLWithPath: directory)
+    for icon in ProceduralIcons.all {
+      let path = folder.appendingPathComponent("\(icon.name).png").path
+      try PNGCodec.write(icon.draw(size), to: path, compression: 9)
+    }
   }
 }

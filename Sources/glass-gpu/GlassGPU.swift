@@ -13,7 +13,7 @@ struct GlassGPU: ParsableCommand {
       no file behind. Errors go to stderr with a non-zero exit status.
       """,
     version: "0.1.0",
-    subcommands: [Extend.self, Compare.self, Info.self]
+    subcommands: [Render.self, Validate.self, Parity.self, Extend.self, Compare.self, Info.self]
   )
 }
 

@@ -199,14 +199,68 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
     let source = graph.importSource(
       image, as: .linearHalf,
       rects: Self.footprint(of: regions.map { $0.insetBy(-2) }, in: mapping))
+    let placement = Placement(origin: PixelPoint(x: 0, y: 0), bounds: nil, blend: false)
     for group in Self.pack(strips, regions, plan: plan) {
       if plan.levels == 0 {
-        Self.lowerDirect(group, plan: plan, mapping: mapping, source: source, output: output, into: &graph)
+        Self.lowerDirect(group, plan: plan, mapping: mapping, source: source, output: output, placement, into: &graph)
       } else {
-        Self.lowerPyramid(group, plan: plan, mapping: mapping, source: source, output: output, into: &graph)
+        Self.lowerPyramid(group, plan: plan, mapping: mapping, source: source, output: output, placement, into: &graph)
       }
     }
     return graph
+  }
+
+  /// Where the strips land in the image passes write them to: the extended canvas's
+  /// top-left pixel at `origin`, only pixels inside `bounds`, composited or not.
+  struct Placement {
+    var origin: PixelPoint
+    var bounds: PixelRect?
+    var blend: Bool
+
+    /// A strip's pixels in the target, or nil when none are inside the bounds.
+    func rect(_ strip: PixelRect) -> PixelRect? {
+      var rect = strip.offsetBy(origin.x, origin.y)
+      if let bounds { rect = rect.intersection(bounds) }
+      return rect.isEmpty ? nil : rect
+    }
+  }
+
+  /// Lowers the strips around the image `source` (imported as `.linearHalf`, whole)
+  /// into `graph`, composited over `target` with the extended canvas's top-left at
+  /// `origin`, writing only inside `bounds`: the effect as one layer of a scene.
+  /// The image itself is not drawn.
+  func lowerStrips(
+    imageSize: PixelSize, source: ImageHandle, into graph: inout RenderGraph, target: ImageHandle,
+    origin: PixelPoint, bounds: PixelRect
+  ) {
+    let canvasSize = canvasSize(for: imageSize)
+    let mapping = MirrorCanvas(
+      canvasSize: canvasSize, imageOrigin: PixelPoint(x: parameters.leadingPixels, y: parameters.topPixels),
+      imageSize: imageSize)
+    let placement = Placement(origin: origin, bounds: bounds, blend: true)
+    let plan = blurPlan(for: imageSize)
+    let strips = strips(for: imageSize).filter { placement.rect($0.rect) != nil }
+    guard !strips.isEmpty else { return }
+    if plan.isIdentity {
+      for strip in strips {
+        guard let rect = placement.rect(strip.rect) else { continue }
+        graph.addPass(
+          "\(strip.name) mirror",
+          .convolve(
+            Convolve(
+              addressing: .canvas(mapping), axis: .horizontal, offset: PixelPoint(x: -origin.x, y: -origin.y),
+              weights: [1])), inputs: [source], output: target, rect: rect, blend: true)
+      }
+      return
+    }
+    let regions = strips.map { Self.workRegion(for: $0.rect, canvas: canvasSize, plan: plan) }
+    for group in Self.pack(strips, regions, plan: plan) {
+      if plan.levels == 0 {
+        Self.lowerDirect(group, plan: plan, mapping: mapping, source: source, output: target, placement, into: &graph)
+      } else {
+        Self.lowerPyramid(group, plan: plan, mapping: mapping, source: source, output: target, placement, into: &graph)
+      }
+    }
   }
 
   /// The canvas rectangle a strip's blur works on: the strip grown by the blur's
@@ -347,7 +401,7 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
   /// Small sigma: a horizontal then a vertical convolution at full resolution.
   private static func lowerDirect(
     _ group: [Member], plan: BlurPlan, mapping: MirrorCanvas, source: ImageHandle, output: ImageHandle,
-    into graph: inout RenderGraph
+    _ placement: Placement, into graph: inout RenderGraph
   ) {
     let name = group.map(\.name).joined(separator: "+")
     let rows = graph.makeTransient("\(name) rows", size: atlasSize(group), format: .linearHalf)
@@ -365,11 +419,13 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
         inputs: [source], output: rows, rect: needed)
     }
     for m in group {
-      let shift = PixelPoint(x: m.atlas.x - m.region.x, y: m.atlas.y - m.region.y)
+      guard let rect = placement.rect(m.strip) else { continue }
+      let shift = PixelPoint(
+        x: m.atlas.x - m.region.x - placement.origin.x, y: m.atlas.y - m.region.y - placement.origin.y)
       graph.addPass(
         "\(m.name) blur y",
         .convolve(Convolve(addressing: .image, axis: .vertical, offset: shift, weights: plan.weights)),
-        inputs: [rows], output: output, rect: m.strip)
+        inputs: [rows], output: output, rect: rect, blend: placement.blend)
     }
   }
 
@@ -377,7 +433,7 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
   /// at each level going up only the pixels that reach the strips.
   private static func lowerPyramid(
     _ group: [Member], plan: BlurPlan, mapping: MirrorCanvas, source: ImageHandle, output: ImageHandle,
-    into graph: inout RenderGraph
+    _ placement: Placement, into graph: inout RenderGraph
   ) {
     let levels = plan.levels
     let name = group.map(\.name).joined(separator: "+")
@@ -450,11 +506,13 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
       up = next
     }
     for m in group {
-      let offset = PixelPoint(x: m.atlas.x - m.region.x, y: m.atlas.y - m.region.y)
+      guard let rect = placement.rect(m.strip) else { continue }
+      let offset = PixelPoint(
+        x: m.atlas.x - m.region.x - placement.origin.x, y: m.atlas.y - m.region.y - placement.origin.y)
       graph.addPass(
         "\(m.name) up 0",
         .upsample(Upsample(map: PixelMap(scale: 0.5, offsetX: Double(offset.x) / 2, offsetY: Double(offset.y) / 2))),
-        inputs: [up], output: output, rect: m.strip)
+        inputs: [up], output: output, rect: rect, blend: placement.blend)
     }
   }
 }

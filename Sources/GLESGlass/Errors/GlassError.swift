@@ -12,6 +12,8 @@ public struct GlassError: Error, Equatable, Sendable, CustomStringConvertible {
     case imageTooLarge = "image-too-large"
     /// A parameter is out of range or not a number.
     case invalidParameter = "invalid-parameter"
+    /// A scene file is not valid JSON, or a field is unknown, of the wrong type or out of range.
+    case invalidScene = "invalid-scene"
     /// No EGL display or OpenGL ES 3 context could be created.
     case gpuUnavailable = "gpu-unavailable"
     /// A shader failed to compile or link, or its uniforms do not match Swift's.

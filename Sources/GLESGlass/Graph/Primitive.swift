@@ -11,6 +11,12 @@ public enum Primitive: Hashable, Sendable {
   case convolve(Convolve)
   /// Doubles the resolution by bilinear interpolation (weights 3/4, 1/4).
   case upsample(Upsample)
+  /// A colour or gradient times a shape's anti-aliased coverage.
+  case fill(FillShape)
+  /// An image placed 1:1, times its clip shape's coverage.
+  case drawImage(DrawImage)
+  /// The glass body and its shadow, from a frosted backdrop image.
+  case glass(GlassComposite)
 
   /// The primitive's name, as in its GLSL file.
   public var name: String {
@@ -19,6 +25,9 @@ public enum Primitive: Hashable, Sendable {
     case .downsample: "downsample"
     case .convolve: "convolve"
     case .upsample: "upsample"
+    case .fill: "fill"
+    case .drawImage: "draw_image"
+    case .glass: "glass"
     }
   }
 }
@@ -95,4 +104,133 @@ public struct Convolve: Hashable, Sendable {
 public struct Upsample: Hashable, Sendable {
   /// Output pixel centre -> input position of its bilinear tap.
   public var map: PixelMap
+}
+
+/// Parameters of `Primitive.fill`: `paint` times the coverage of `shape`.
+public struct FillShape: Hashable, Sendable {
+  /// The shape, in target pixels.
+  public var shape: ShapeGeometry
+  /// The colour or gradient, in target pixels.
+  public var paint: Paint
+}
+
+/// A colour or gradient in pixels, premultiplied linear: what `FillShape` paints.
+public struct Paint: Hashable, Sendable {
+  /// The kind of paint.
+  public enum Kind: Int32, Hashable, Sendable {
+    /// One colour.
+    case solid = 0
+    /// Along the line from `geometry.xy` to `geometry.zw`.
+    case linear = 1
+    /// By distance from `geometry.xy`, from radius `geometry.z` to `geometry.w`.
+    case radial = 2
+  }
+
+  /// The most stops a gradient may have.
+  public static let maximumStops = 8
+
+  /// The kind.
+  public var kind: Kind
+  /// Premultiplied linear colours, one per stop (one for a solid colour).
+  public var colors: [SIMD4<Float>]
+  /// Stop locations, increasing, in [0, 1].
+  public var locations: [Float]
+  /// Linear: start xy, end zw; radial: centre xy, start and end radius (pixels).
+  public var geometry: SIMD4<Float>
+
+  /// One colour.
+  public static func solid(_ color: SIMD4<Float>) -> Paint {
+    Paint(kind: .solid, colors: [color], locations: [0], geometry: .zero)
+  }
+
+  /// The gradient parameter at pixel position p, before clamping.
+  @inlinable
+  public func parameter(_ p: SIMD2<Float>) -> Float {
+    if kind == .linear {
+      let d = SIMD2(geometry.z - geometry.x, geometry.w - geometry.y)
+      let length2 = d.x * d.x + d.y * d.y
+      return length2 > 0 ? ((p.x - geometry.x) * d.x + (p.y - geometry.y) * d.y) / length2 : 0
+    }
+    let span = geometry.w - geometry.z
+    let dx = p.x - geometry.x
+    let dy = p.y - geometry.y
+    let r = (dx * dx + dy * dy).squareRoot() - geometry.z
+    return span > 0 ? r / span : (r >= 0 ? 1 : 0)
+  }
+
+  /// The colour at pixel position p: `fill.glsl` `paintColor`.
+  @inlinable
+  public func color(_ p: SIMD2<Float>) -> SIMD4<Float> {
+    if kind == .solid { return colors[0] }
+    let t = min(max(parameter(p), 0), 1)
+    if t <= locations[0] { return colors[0] }
+    for i in 1..<colors.count {
+      let l0 = locations[i - 1]
+      let l1 = locations[i]
+      if t <= l1 {
+        let f = l1 > l0 ? (t - l0) / (l1 - l0) : 1
+        return colors[i - 1] + (colors[i] - colors[i - 1]) * f
+      }
+    }
+    return colors[colors.count - 1]
+  }
+}
+
+/// Parameters of `Primitive.drawImage`: the input image with its top-left pixel at
+/// `origin` of the target, times the coverage of `clip`.
+public struct DrawImage: Hashable, Sendable {
+  /// Target pixel of the image's top-left pixel.
+  public var origin: PixelPoint
+  /// The clip shape, in target pixels.
+  public var clip: ShapeGeometry
+}
+
+/// Parameters of `Primitive.glass`, in pixels: the glass optics resolved for one
+/// shape (`glass.glsl` has the formulas). A material is the same primitive with no
+/// bevel, rim, shadow or glow.
+public struct GlassComposite: Hashable, Sendable {
+  /// The glass shape, in target pixels.
+  public var shape: ShapeGeometry
+  /// Target pixel of the backdrop image's top-left pixel.
+  public var backdropOrigin: PixelPoint
+  /// Width of the bevel band, pixels.
+  public var bevelWidth: Float = 0
+  /// Inward pull at the rim, pixels.
+  public var refraction: Float = 0
+  /// Relative red/blue spread of the pull.
+  public var dispersion: Float = 0
+  /// Width of the specular rim, pixels.
+  public var rimWidth: Float = 0
+  /// Saturation (1: unchanged).
+  public var saturation: Float = 1
+  /// Mix toward white.
+  public var lightening: Float = 0
+  /// Darkening.
+  public var dimming: Float = 0
+  /// Tint: linear rgb, and its strength in w.
+  public var tint: SIMD4<Float> = .zero
+  /// Rim brightness facing the light.
+  public var rimOpacity: Float = 0
+  /// Rim brightness facing away.
+  public var oppositeRimOpacity: Float = 0
+  /// Unit vector toward the light (y down).
+  public var light: SIMD2<Float> = .zero
+  /// Shadow opacity.
+  public var shadowOpacity: Float = 0
+  /// Shadow Gaussian sigma, pixels (positive when the shadow has opacity).
+  public var shadowSigma: Float = 1
+  /// Shadow offset, pixels.
+  public var shadowOffset: SIMD2<Float> = .zero
+  /// Glow opacity.
+  public var glowOpacity: Float = 0
+  /// Glow Gaussian sigma, pixels (positive when the glow has opacity).
+  public var glowSigma: Float = 1
+  /// Glow centre, target pixels.
+  public var glowCenter: SIMD2<Float> = .zero
+
+  /// Glass with nothing set but the shape and where the backdrop lies.
+  public init(shape: ShapeGeometry, backdropOrigin: PixelPoint) {
+    self.shape = shape
+    self.backdropOrigin = backdropOrigin
+  }
 }

@@ -56,6 +56,9 @@ public struct RenderGraph: Sendable {
     public var output: ImageHandle
     /// The pixels of `output` it writes.
     public var rect: PixelRect
+    /// True: composite premultiplied over what `output` holds (a linear target);
+    /// false: replace it.
+    public var blend = false
   }
 
   /// Exact pixels of a source image placed into the output, on the CPU.
@@ -102,9 +105,11 @@ public struct RenderGraph: Sendable {
 
   /// Adds a pass that reads `inputs` and writes `rect` of `output`.
   public mutating func addPass(
-    _ name: String, _ primitive: Primitive, inputs: [ImageHandle], output: ImageHandle, rect: PixelRect
+    _ name: String, _ primitive: Primitive, inputs: [ImageHandle], output: ImageHandle, rect: PixelRect,
+    blend: Bool = false
   ) {
-    passes.append(Pass(name: name, primitive: primitive, inputs: inputs, output: output, rect: rect))
+    precondition(!blend || self[output].descriptor.format == .linearHalf, "only linear images blend")
+    passes.append(Pass(name: name, primitive: primitive, inputs: inputs, output: output, rect: rect, blend: blend))
   }
 
   /// Places `rect` of `image` at `origin` in the output, exactly.

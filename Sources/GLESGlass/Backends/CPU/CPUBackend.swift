@@ -125,11 +125,22 @@ extension CPUBackend: RenderBackend {
   }
 
   func run(_ pass: RenderGraph.Pass, inputs: [CPUImage], output: CPUImage) throws {
-    precondition(inputs.count == 1, "every primitive reads one image")
-    let input = inputs[0]
-    input.materialize()
+    precondition(inputs.count <= 1, "every primitive reads at most one image")
+    for input in inputs { input.materialize() }
     try withTarget(output) { target in
+      var target = target
+      target.blend = pass.blend
+      if case .fill(let p) = pass.primitive {
+        CPUKernels.fill(p, rect: pass.rect, target: target)
+        return
+      }
+      let input = inputs[0]
       switch pass.primitive {
+      case .fill: break
+      case .drawImage(let p):
+        withSource(input) { CPUKernels.drawImage(p, source: $0, rect: pass.rect, target: target) }
+      case .glass(let p):
+        withSource(input) { CPUKernels.glass(p, source: $0, rect: pass.rect, target: target) }
       case .mirrorExtend(let p):
         CPUKernels.mirrorExtend(p, source: input.encoded, rect: pass.rect, target: target)
       case .downsample(let p):

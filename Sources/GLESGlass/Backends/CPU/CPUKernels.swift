@@ -20,14 +20,17 @@ enum CPUKernels {
     let linear: UnsafeMutablePointer<SIMD4<Float>>?
     let bytes: UnsafeMutablePointer<UInt8>?
     let words: UnsafeMutablePointer<UInt16>?
+    /// Composite premultiplied over the target (GL blending ONE, ONE_MINUS_SRC_ALPHA).
+    var blend = false
 
-    /// The output stage of `common.glsl` (`emit`).
+    /// The output stage of `common.glsl` (`emit`), then the blend.
     @inline(__always)
     func store(_ value: SIMD4<Float>, x: Int, y: Int) {
       let index = y * width + x
       switch format {
       case .linearHalf:
-        linear.unsafelyUnwrapped[index] = Half.round(value)
+        let p = linear.unsafelyUnwrapped + index
+        p.pointee = Half.round(blend ? value + p.pointee * (1 - value.w) : value)
       case .srgb8:
         let p = bytes.unsafelyUnwrapped + 4 * index
         let c = OutputEncoding.straight(value)

@@ -415,8 +415,8 @@ final class GLESState {
   }
 
   func run(_ pass: RenderGraph.Pass, inputs: [GLTexture], output: GLTexture) throws {
-    precondition(inputs.count == 1, "every primitive reads one image")
-    let input = inputs[0]
+    precondition(inputs.count <= 1, "every primitive reads at most one image")
+    let input = inputs.first
     let outputDefine: String =
       switch output.descriptor.format {
       case .linearHalf: "OUTPUT_LINEAR_HALF"
@@ -426,7 +426,7 @@ final class GLESState {
     let program: GLProgram
     switch pass.primitive {
     case .mirrorExtend(let parameters):
-      let integer = input.descriptor.format == .srgb16
+      let integer = input?.descriptor.format == .srgb16
       var defines = ["SOURCE_CANVAS", "RAW_OUTPUT"]
       if integer { defines.append("SOURCE_UINT") }
       if output.descriptor.format == .srgb16 { defines.append("RAW_OUTPUT_SRGB16") }
@@ -449,21 +449,41 @@ final class GLESState {
       program = try self.program(key(pass.primitive, .image, outputDefine))
       glUseProgram(program.name)
       try program.apply(UpsampleUniforms(parameters: parameters))
+    case .fill(let parameters):
+      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: ["SHAPE", outputDefine]))
+      glUseProgram(program.name)
+      try program.apply(FillUniforms(parameters: parameters))
+    case .drawImage(let parameters):
+      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: ["SHAPE", outputDefine]))
+      glUseProgram(program.name)
+      try program.apply(DrawImageUniforms(parameters: parameters))
+    case .glass(let parameters):
+      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: ["SHAPE", outputDefine]))
+      glUseProgram(program.name)
+      try program.apply(GlassUniforms(parameters: parameters))
     }
     try bindTarget(output)
     let size = output.descriptor.size
     glViewport(0, 0, GLsizei(size.width), GLsizei(size.height))
     glScissor(GLint(pass.rect.x), GLint(pass.rect.y), GLsizei(pass.rect.width), GLsizei(pass.rect.height))
-    glActiveTexture(glEnum(GL_TEXTURE0))
-    glBindTexture(glEnum(GL_TEXTURE_2D), input.name)
-    // Integer textures cannot be filtered; convolution taps are whole pixels.
-    let nearest: Bool
-    switch pass.primitive {
-    case .convolve, .mirrorExtend: nearest = true
-    case .downsample, .upsample: nearest = GLFormat(input.descriptor.format).isInteger
+    if let input {
+      glActiveTexture(glEnum(GL_TEXTURE0))
+      glBindTexture(glEnum(GL_TEXTURE_2D), input.name)
+      // Integer textures cannot be filtered; convolution taps are whole pixels, and
+      // the scene primitives read texels.
+      let nearest: Bool
+      switch pass.primitive {
+      case .convolve, .mirrorExtend, .fill, .drawImage, .glass: nearest = true
+      case .downsample, .upsample: nearest = GLFormat(input.descriptor.format).isInteger
+      }
+      glBindSampler(0, nearest ? nearestSampler : linearSampler)
     }
-    glBindSampler(0, nearest ? nearestSampler : linearSampler)
+    if pass.blend {
+      glEnable(glEnum(GL_BLEND))
+      glBlendFunc(glEnum(GL_ONE), glEnum(GL_ONE_MINUS_SRC_ALPHA))
+    }
     glDrawArrays(glEnum(GL_TRIANGLES), 0, 3)
+    if pass.blend { glDisable(glEnum(GL_BLEND)) }
     try checkGLError("running \(pass.name) (\(program.key))")
   }
 

@@ -5,6 +5,8 @@ import Shaders
 enum UniformValue {
   case float(Float)
   case vec2(Float, Float)
+  case vec4(SIMD4<Float>)
+  case vec4Array([SIMD4<Float>])
   case int(Int32)
   case ivec2(Int32, Int32)
   case floatArray([Float])
@@ -15,6 +17,7 @@ enum UniformValue {
     switch self {
     case .float, .floatArray: glEnum(GL_FLOAT)
     case .vec2: glEnum(GL_FLOAT_VEC2)
+    case .vec4, .vec4Array: glEnum(GL_FLOAT_VEC4)
     case .int: glEnum(GL_INT)
     case .ivec2: glEnum(GL_INT_VEC2)
     case .sampler(_, let integer): integer ? glEnum(GL_UNSIGNED_INT_SAMPLER_2D) : glEnum(GL_SAMPLER_2D)
@@ -23,7 +26,11 @@ enum UniformValue {
 
   /// Array length (1 for a single value).
   var count: Int {
-    if case .floatArray(let values) = self { values.count } else { 1 }
+    switch self {
+    case .floatArray(let values): values.count
+    case .vec4Array(let values): values.count
+    default: 1
+    }
   }
 }
 
@@ -63,10 +70,13 @@ struct ProgramKey: Hashable, CustomStringConvertible {
       case "downsample": ShaderSource.downsample
       case "convolve": ShaderSource.convolve
       case "upsample": ShaderSource.upsample
+      case "fill": ShaderSource.fill
+      case "draw_image": ShaderSource.drawImage
+      case "glass": ShaderSource.glass
       default: preconditionFailure("no GLSL file for primitive \(primitive)")
       }
     var source = "#version 300 es\n"
-    for define in defines + ["MAX_RADIUS \(BlurPlan.maximumRadius)"] { source += "#define \(define)\n" }
+    for define in defines + ["MAX_RADIUS \(BlurPlan.maximumRadius)", "MAX_STOPS \(Paint.maximumStops)"] { source += "#define \(define)\n" }
     source += "#line 1 1\n" + ShaderSource.common + "\n#line 1 2\n" + body
     return source
   }
@@ -171,6 +181,11 @@ final class GLProgram {
       switch value {
       case .float(let v): glUniform1f(location, v)
       case .vec2(let x, let y): glUniform2f(location, x, y)
+      case .vec4(let v): glUniform4f(location, v.x, v.y, v.z, v.w)
+      case .vec4Array(let values):
+        values.withUnsafeBufferPointer { buffer in
+          buffer.withMemoryRebound(to: Float.self) { glUniform4fv(location, GLsizei(values.count), $0.baseAddress) }
+        }
       case .int(let v): glUniform1i(location, v)
       case .ivec2(let x, let y): glUniform2i(location, x, y)
       case .floatArray(let values): glUniform1fv(location, GLsizei(values.count), values)

@@ -67,3 +67,60 @@ struct UpsampleUniforms: ShaderUniforms {
     encoder.set("u_offset", .vec2(Float(parameters.map.offsetX), Float(parameters.map.offsetY)))
   }
 }
+
+/// `common.glsl` SHAPE: a shape's distance function.
+struct ShapeUniforms: ShaderUniforms {
+  var shape: ShapeGeometry
+
+  func encode(into encoder: inout UniformEncoder) {
+    encoder.set("u_shapeKind", .int(shape.kind.rawValue))
+    encoder.set("u_shapeBox", .vec4(SIMD4(shape.center.x, shape.center.y, shape.halfSize.x, shape.halfSize.y)))
+    encoder.set("u_shapeRadii", .vec4(shape.radii))
+    encoder.set("u_shapeExponent", .float(shape.exponent))
+  }
+}
+
+/// `fill.glsl`.
+struct FillUniforms: ShaderUniforms {
+  var parameters: FillShape
+
+  func encode(into encoder: inout UniformEncoder) {
+    let paint = parameters.paint
+    encoder.set("u_paintKind", .int(paint.kind.rawValue))
+    encoder.set("u_stopCount", .int(Int32(paint.colors.count)))
+    let padding = Paint.maximumStops - paint.colors.count
+    encoder.set("u_colors", .vec4Array(paint.colors + [SIMD4<Float>](repeating: .zero, count: padding)))
+    encoder.set("u_locations", .floatArray(paint.locations + [Float](repeating: 1, count: padding)))
+    encoder.set("u_geometry", .vec4(paint.geometry))
+    ShapeUniforms(shape: parameters.shape).encode(into: &encoder)
+  }
+}
+
+/// `draw_image.glsl`.
+struct DrawImageUniforms: ShaderUniforms {
+  var parameters: DrawImage
+
+  func encode(into encoder: inout UniformEncoder) {
+    encoder.set("u_source", .sampler(unit: 0, integer: false))
+    encoder.set("u_origin", .ivec2(Int32(parameters.origin.x), Int32(parameters.origin.y)))
+    ShapeUniforms(shape: parameters.clip).encode(into: &encoder)
+  }
+}
+
+/// `glass.glsl`.
+struct GlassUniforms: ShaderUniforms {
+  var parameters: GlassComposite
+
+  func encode(into encoder: inout UniformEncoder) {
+    let p = parameters
+    encoder.set("u_source", .sampler(unit: 0, integer: false))
+    encoder.set("u_backdropOrigin", .ivec2(Int32(p.backdropOrigin.x), Int32(p.backdropOrigin.y)))
+    encoder.set("u_bend", .vec4(SIMD4(p.bevelWidth, p.refraction, p.dispersion, p.rimWidth)))
+    encoder.set("u_adjust", .vec4(SIMD4(p.saturation, p.lightening, p.dimming, 0)))
+    encoder.set("u_tint", .vec4(p.tint))
+    encoder.set("u_rim", .vec4(SIMD4(p.rimOpacity, p.oppositeRimOpacity, p.light.x, p.light.y)))
+    encoder.set("u_shadow", .vec4(SIMD4(p.shadowOpacity, p.shadowSigma, p.shadowOffset.x, p.shadowOffset.y)))
+    encoder.set("u_glow", .vec4(SIMD4(p.glowOpacity, p.glowSigma, p.glowCenter.x, p.glowCenter.y)))
+    ShapeUniforms(shape: p.shape).encode(into: &encoder)
+  }
+}

@@ -1,0 +1,336 @@
+import Foundation
+
+/// Lowers a validated scene into a render graph. Layers composite in z-order over
+/// a premultiplied linear canvas (binary16), each pass bounded to the pixels its
+/// layer can touch; one last pass encodes the canvas to sRGB.
+///
+///     background  fill / drawImage                 whole canvas, replaces
+///     image       [extension strips] + drawImage   its frame (+ insets), over
+///     shape       fill                             its bounds, over
+///     material    copy -> blur -> glass            its bounds, over
+///     glass       copy -> blur -> glass [+ image]  bounds + shadow, over
+///     container   one copy and blur for all its glass; glass never samples glass
+///     encode      canvas -> sRGB output
+struct SceneLowering {
+  let scene: Scene
+  /// Decoded images by their path in the scene.
+  let images: [String: RGBAImage]
+  let depth: RGBAImage.Depth
+
+  private var scale: Double { Double(scene.scale) }
+  private var canvasRect: PixelRect { PixelRect(size: scene.pixelSize) }
+
+  /// The graph.
+  func lower() -> RenderGraph {
+    var graph = RenderGraph()
+    let size = scene.pixelSize
+    let canvas = graph.makeTransient("canvas", size: size, format: .linearHalf)
+    let whole = PointRect(x: 0, y: 0, width: scene.size.width, height: scene.size.height)
+    let rectShape = Shape.rect.geometry(in: whole, scale: scale)
+    switch scene.background {
+    case .fill(let fill):
+      graph.addPass(
+        "background", .fill(FillShape(shape: rectShape, paint: paint(fill, in: whole))), inputs: [], output: canvas,
+        rect: canvasRect)
+    case .image(let path, let mode):
+      let image = ImageResampler.fit(self.image(path), to: size, mode: mode)
+      let source = graph.importSource(image, as: .linearHalf, rects: [PixelRect(size: size)], name: path)
+      graph.addPass(
+        "background", .drawImage(DrawImage(origin: PixelPoint(x: 0, y: 0), clip: rectShape)), inputs: [source],
+        output: canvas, rect: canvasRect)
+    }
+    for (index, layer) in scene.layers.enumerated() {
+      let name = "layer \(index)"
+      switch layer {
+      case .image(let layer): lowerImage(layer, name: name, canvas: canvas, into: &graph)
+      case .shape(let layer): lowerShape(layer, name: name, canvas: canvas, into: &graph)
+      case .material(let layer): lowerGlass([.material(layer)], name: name, container: nil, canvas: canvas, into: &graph)
+      case .glass(let layer): lowerGlass([.glass(layer)], name: name, container: nil, canvas: canvas, into: &graph)
+      case .container(let container):
+        lowerGlass(
+          container.glass.map { .glass($0) }, name: name, container: container.containerShape, canvas: canvas,
+          into: &graph)
+      }
+    }
+    let output = graph.makeOutput(size: size, format: .encoded(depth))
+    graph.addPass(
+      "encode",
+      .convolve(Convolve(addressing: .image, axis: .horizontal, offset: PixelPoint(x: 0, y: 0), weights: [1])),
+      inputs: [canvas], output: output, rect: canvasRect)
+    return graph
+  }
+
+  private func image(_ path: String) -> RGBAImage {
+    guard let image = images[path] else { preconditionFailure("scene images are loaded before lowering: \(path)") }
+    return image
+  }
+
+  // MARK: Paint
+
+  /// A fill in a frame, in pixels.
+  func paint(_ fill: Fill, in frame: PointRect) -> Paint {
+    func point(_ unit: UnitPoint) -> SIMD2<Float> {
+      SIMD2(Float((frame.x + unit.x * frame.width) * scale), Float((frame.y + unit.y * frame.height) * scale))
+    }
+    func stops(_ gradient: Gradient) -> ([SIMD4<Float>], [Float]) {
+      let stops = gradient.stops.sorted { $0.location < $1.location }
+      return (stops.map(\.color.premultipliedLinear), stops.map { Float($0.location) })
+    }
+    switch fill {
+    case .color(let color):
+      return .solid(color.premultipliedLinear)
+    case .linearGradient(let gradient, let start, let end):
+      let (colors, locations) = stops(gradient)
+      let a = point(start)
+      let b = point(end)
+      return Paint(kind: .linear, colors: colors, locations: locations, geometry: SIMD4(a.x, a.y, b.x, b.y))
+    case .radialGradient(let gradient, let center, let startRadius, let endRadius):
+      let (colors, locations) = stops(gradient)
+      let c = point(center)
+      return Paint(
+        kind: .radial, colors: colors, locations: locations,
+        geometry: SIMD4(c.x, c.y, Float(startRadius * scale), Float(endRadius * scale)))
+    }
+  }
+
+  // MARK: Layers
+
+  /// A frame in points snapped to whole pixels.
+  func pixelFrame(_ frame: PointRect) -> PixelRect {
+    let x0 = Int((frame.x * scale).rounded())
+    let y0 = Int((frame.y * scale).rounded())
+    let x1 = Int((frame.maxX * scale).rounded())
+    let y1 = Int((frame.maxY * scale).rounded())
+    return PixelRect(x: x0, y: y0, width: max(x1 - x0, 0), height: max(y1 - y0, 0))
+  }
+
+  /// The same rectangle in points.
+  func pointFrame(_ rect: PixelRect) -> PointRect {
+    PointRect(
+      x: Double(rect.x) / scale, y: Double(rect.y) / scale, width: Double(rect.width) / scale,
+      height: Double(rect.height) / scale)
+  }
+
+  private func lowerImage(_ layer: ImageLayer, name: String, canvas: ImageHandle, into graph: inout RenderGraph) {
+    let frame = pixelFrame(layer.frame)
+    guard !frame.isEmpty else { return }
+    let fitted = ImageResampler.fit(image(layer.source), to: frame.size, mode: layer.contentMode)
+    let source = graph.importSource(fitted, as: .linearHalf, rects: [PixelRect(size: frame.size)], name: layer.source)
+    if let ext = layer.backgroundExtension {
+      let px = { (points: Double) in Int((points * scale).rounded()) }
+      let effect = BackgroundExtensionEffect(
+        .init(
+          leadingPixels: px(ext.leading), trailingPixels: px(ext.trailing), topPixels: px(ext.top),
+          bottomPixels: px(ext.bottom), sigmaPixels: ext.sigma * scale))
+      effect.lowerStrips(
+        imageSize: frame.size, source: source, into: &graph, target: canvas,
+        origin: PixelPoint(x: frame.x - px(ext.leading), y: frame.y - px(ext.top)), bounds: canvasRect)
+    }
+    let clip = layer.clipShape.geometry(in: pointFrame(frame), scale: scale)
+    let rect = frame.intersection(canvasRect)
+    guard !rect.isEmpty else { return }
+    graph.addPass(
+      "\(name) image", .drawImage(DrawImage(origin: PixelPoint(x: frame.x, y: frame.y), clip: clip)),
+      inputs: [source], output: canvas, rect: rect, blend: true)
+  }
+
+  private func lowerShape(_ layer: ShapeLayer, name: String, canvas: ImageHandle, into graph: inout RenderGraph) {
+    let shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape)
+    let rect = shape.pixelBounds().intersection(canvasRect)
+    guard !rect.isEmpty else { return }
+    graph.addPass(
+      "\(name) fill", .fill(FillShape(shape: shape, paint: paint(layer.fill, in: layer.frame))), inputs: [],
+      output: canvas, rect: rect, blend: true)
+  }
+
+  // MARK: Glass and materials
+
+  /// A glass shape or material panel of a group that samples the backdrop once.
+  enum Member {
+    case glass(GlassLayer)
+    case material(MaterialLayer)
+  }
+
+  /// One member resolved to pixels: its pass, the blur its backdrop needs, the
+  /// canvas pixels it reads and writes, and content to draw on top.
+  struct Resolved {
+    var composite: GlassComposite?
+    var frostPixels: Double
+    var reads: PixelRect
+    var writes: PixelRect
+    var content: (source: String, frame: PixelRect)?
+  }
+
+  func resolve(_ member: Member, container: ContainerShape?) -> Resolved {
+    switch member {
+    case .material(let layer):
+      let style = MaterialStyle.of(layer.material)
+      let shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape ?? container)
+      var composite = GlassComposite(shape: shape, backdropOrigin: PixelPoint(x: 0, y: 0))
+      composite.saturation = Float(style.saturation)
+      let tint = style.tint.premultipliedLinear
+      composite.tint = SIMD4(tint.x, tint.y, tint.z, Float(style.opacity))
+      let bounds = shape.pixelBounds()
+      return Resolved(
+        composite: composite, frostPixels: style.blur * scale, reads: bounds, writes: bounds, content: nil)
+    case .glass(let layer):
+      var content: (String, PixelRect)?
+      if let c = layer.content {
+        content = (c.source, pixelFrame(layer.frame.insetBy(c.padding)))
+      }
+      guard layer.glass.variant != .identity else {
+        return Resolved(
+          composite: nil, frostPixels: 0, reads: PixelRect(x: 0, y: 0, width: 0, height: 0),
+          writes: PixelRect(x: 0, y: 0, width: 0, height: 0), content: content)
+      }
+      let optics = GlassOptics(layer.glass.variant, overrides: layer.optics)
+      var shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape ?? container)
+      let pressed = layer.glass.isInteractive && layer.glass.isPressed
+      if pressed { shape = shape.scaled(by: Float(optics.pressedScale)) }
+      var g = GlassComposite(shape: shape, backdropOrigin: PixelPoint(x: 0, y: 0))
+      let half = Double(min(shape.halfSize.x, shape.halfSize.y))
+      g.bevelWidth = Float(min(optics.bevelWidth * scale, half))
+      g.refraction = Float(optics.refraction * scale)
+      g.dispersion = Float(optics.dispersion)
+      g.rimWidth = Float(optics.rimWidth * scale)
+      g.saturation = Float(optics.saturation)
+      g.lightening = Float(optics.lightening)
+      g.dimming = Float(optics.dimming)
+      if let tint = layer.glass.tint {
+        let t = tint.premultipliedLinear
+        let strength = Float(optics.tintIntensity) * t.w
+        g.tint = t.w > 0 ? SIMD4(t.x / t.w, t.y / t.w, t.z / t.w, strength) : .zero
+      }
+      g.rimOpacity = Float(optics.rimOpacity)
+      g.oppositeRimOpacity = Float(optics.oppositeRimOpacity)
+      let angle = optics.lightAngle * .pi / 180
+      g.light = SIMD2(Float(-cos(angle)), Float(-sin(angle)))
+      let shadowSigma = optics.shadowRadius * scale / 2
+      var writes = shape.pixelBounds()
+      if optics.shadowOpacity > 0 && shadowSigma > 0 {
+        g.shadowOpacity = Float(optics.shadowOpacity)
+        g.shadowSigma = Float(shadowSigma)
+        g.shadowOffset = SIMD2(Float(optics.shadowOffsetX * scale), Float(optics.shadowOffsetY * scale))
+        let shadow = shape.offsetBy(g.shadowOffset.x, g.shadowOffset.y).pixelBounds(margin: 4 * shadowSigma)
+        writes = writes.union(shadow)
+      }
+      if pressed && optics.glowOpacity > 0 && optics.glowRadius > 0 {
+        g.glowOpacity = Float(optics.glowOpacity)
+        g.glowSigma = Float(optics.glowRadius * scale / 2)
+        let touch = layer.glass.touchPoint ?? PointOffset(x: layer.frame.width / 2, y: layer.frame.height / 2)
+        g.glowCenter = SIMD2(Float((layer.frame.x + touch.x) * scale), Float((layer.frame.y + touch.y) * scale))
+      }
+      let reach = Double(g.refraction) * (1 + optics.dispersion) + 2
+      return Resolved(
+        composite: g, frostPixels: optics.frost * scale, reads: shape.pixelBounds(margin: reach), writes: writes,
+        content: content)
+    }
+  }
+
+  /// Glass shapes and material panels that sample the backdrop together: one copy
+  /// of the canvas behind them all, one blur per distinct frost, then each shape.
+  private func lowerGlass(
+    _ members: [Member], name: String, container: ContainerShape?, canvas: ImageHandle,
+    into graph: inout RenderGraph
+  ) {
+    let resolved = members.map { resolve($0, container: container) }
+    let live = resolved.filter { $0.composite != nil && !$0.writes.intersection(canvasRect).isEmpty }
+    let sigmas = Array(Set(live.map(\.frostPixels))).sorted()
+    let plans = Dictionary(uniqueKeysWithValues: sigmas.map { ($0, BlurPlan(sigmaPixels: $0)) })
+    if let first = live.first {
+      // The backdrop: every pixel any member reads, grown by the widest blur margin,
+      // whole coarse pixels at the deepest level. Beyond the canvas it is the canvas
+      // mirrored.
+      let margin = plans.values.map(\.marginPixels).max() ?? 0
+      let step = plans.values.map(\.scale).max() ?? 1
+      var region = live.dropFirst().reduce(first.reads) { $0.union($1.reads) }.insetBy(-margin)
+      region.width = (region.width + step - 1) / step * step
+      region.height = (region.height + step - 1) / step * step
+      let backdrop = graph.makeTransient("\(name) backdrop", size: region.size, format: .linearHalf)
+      graph.addPass(
+        "\(name) backdrop",
+        .convolve(
+          Convolve(addressing: .image, axis: .horizontal, offset: PixelPoint(x: region.x, y: region.y), weights: [1])),
+        inputs: [canvas], output: backdrop, rect: PixelRect(size: region.size))
+      var frosted: [Double: ImageHandle] = [:]
+      for sigma in sigmas {
+        frosted[sigma] = lowerBlur(backdrop, size: region.size, plan: plans[sigma] ?? BlurPlan(sigmaPixels: 0),
+          name: "\(name) frost", into: &graph)
+      }
+      for (index, member) in live.enumerated() {
+        guard var composite = member.composite, let input = frosted[member.frostPixels] else { continue }
+        composite.backdropOrigin = PixelPoint(x: region.x, y: region.y)
+        let rect = member.writes.intersection(canvasRect)
+        graph.addPass(
+          "\(name) glass \(index)", .glass(composite), inputs: [input], output: canvas, rect: rect, blend: true)
+      }
+    }
+    for (index, member) in resolved.enumerated() {
+      guard let content = member.content, !content.frame.isEmpty else { continue }
+      let fitted = ImageResampler.fit(image(content.source), to: content.frame.size, mode: .fit)
+      let source = graph.importSource(
+        fitted, as: .linearHalf, rects: [PixelRect(size: content.frame.size)], name: content.source)
+      let rect = content.frame.intersection(canvasRect)
+      guard !rect.isEmpty else { continue }
+      graph.addPass(
+        "\(name) content \(index)",
+        .drawImage(
+          DrawImage(
+            origin: PixelPoint(x: content.frame.x, y: content.frame.y),
+            clip: Shape.rect.geometry(in: pointFrame(content.frame), scale: scale))), inputs: [source],
+        output: canvas, rect: rect, blend: true)
+    }
+  }
+
+  /// A Gaussian blur of a whole image by `plan`, mirrored at its edges: direct, or
+  /// down the pyramid, blurred, and back up. Its size is a multiple of `plan.scale`.
+  func lowerBlur(_ input: ImageHandle, size: PixelSize, plan: BlurPlan, name: String, into graph: inout RenderGraph)
+    -> ImageHandle
+  {
+    guard !plan.isIdentity else { return input }
+    let full = PixelRect(size: size)
+    let zero = PixelPoint(x: 0, y: 0)
+    func convolve(_ axis: Convolve.Axis) -> Primitive {
+      .convolve(Convolve(addressing: .image, axis: axis, offset: zero, weights: plan.weights))
+    }
+    var current = input
+    for level in stride(from: 1, through: plan.levels, by: 1) {
+      let next = graph.makeTransient(
+        "\(name) level \(level)", size: PixelSize(width: size.width >> level, height: size.height >> level),
+        format: .linearHalf)
+      graph.addPass(
+        "\(name) down \(level)",
+        .downsample(Downsample(addressing: .image, map: PixelMap(scale: 2, offsetX: 0, offsetY: 0))),
+        inputs: [current], output: next, rect: PixelRect(size: graph[next].descriptor.size))
+      current = next
+    }
+    let coarse = graph[current].descriptor.size
+    let rows = graph.makeTransient("\(name) x", size: coarse, format: .linearHalf)
+    graph.addPass("\(name) x", convolve(.horizontal), inputs: [current], output: rows, rect: PixelRect(size: coarse))
+    var up = graph.makeTransient("\(name) y", size: coarse, format: .linearHalf)
+    graph.addPass("\(name) y", convolve(.vertical), inputs: [rows], output: up, rect: PixelRect(size: coarse))
+    for level in stride(from: plan.levels - 1, through: 0, by: -1) {
+      let next = graph.makeTransient(
+        "\(name) up \(level)", size: PixelSize(width: size.width >> level, height: size.height >> level),
+        format: .linearHalf)
+      graph.addPass(
+        "\(name) up \(level)", .upsample(Upsample(map: PixelMap(scale: 0.5, offsetX: 0, offsetY: 0))),
+        inputs: [up], output: next, rect: level == 0 ? full : PixelRect(size: graph[next].descriptor.size))
+      up = next
+    }
+    return up
+  }
+}
+
+extension PixelRect {
+  /// The smallest rectangle holding both (either alone when the other is empty).
+  func union(_ other: PixelRect) -> PixelRect {
+    if other.isEmpty { return self }
+    if isEmpty { return other }
+    let x0 = min(x, other.x)
+    let y0 = min(y, other.y)
+    let x1 = max(maxX, other.maxX)
+    let y1 = max(maxY, other.maxY)
+    return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+  }
+}

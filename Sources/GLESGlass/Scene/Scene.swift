@@ -1,0 +1,451 @@
+/// A Liquid Glass composition: a canvas in points, a background and layers in
+/// z-order. Built from a JSON scene file (`Scene(json:)`, format version 1) or with
+/// the SwiftUI-like API (`Scene(width:height:) { ... }`); both make the same value.
+public struct Scene: Hashable, Sendable {
+  /// The scene format version this library reads and writes.
+  public static let formatVersion = 1
+
+  /// Canvas size, in points.
+  public var size: PointSize
+  /// Pixels per point: 1, 2 or 3.
+  public var scale: Int
+  /// What lies behind every layer.
+  public var background: Background
+  /// Layers, back to front.
+  public var layers: [Layer]
+
+  /// Makes a scene.
+  public init(size: PointSize, scale: Int = 2, background: Background = .fill(.color(.white)), layers: [Layer] = []) {
+    self.size = size
+    self.scale = scale
+    self.background = background
+    self.layers = layers
+  }
+
+  /// The canvas in pixels: the size in points times the scale, rounded.
+  public var pixelSize: PixelSize {
+    PixelSize(
+      width: Int((size.width * Double(scale)).rounded()), height: Int((size.height * Double(scale)).rounded()))
+  }
+}
+
+/// A size in points.
+public struct PointSize: Hashable, Sendable {
+  /// Width, in points.
+  public var width: Double
+  /// Height, in points.
+  public var height: Double
+
+  /// Makes a size.
+  public init(width: Double, height: Double) {
+    self.width = width
+    self.height = height
+  }
+}
+
+/// A point in points (x right, y down).
+public struct PointOffset: Hashable, Sendable {
+  /// x, in points.
+  public var x: Double
+  /// y, in points.
+  public var y: Double
+
+  /// Makes a point.
+  public init(x: Double, y: Double) {
+    self.x = x
+    self.y = y
+  }
+}
+
+/// A rectangle in points (x right, y down).
+public struct PointRect: Hashable, Sendable {
+  /// Left edge, in points.
+  public var x: Double
+  /// Top edge, in points.
+  public var y: Double
+  /// Width, in points.
+  public var width: Double
+  /// Height, in points.
+  public var height: Double
+
+  /// Makes a rectangle.
+  public init(x: Double, y: Double, width: Double, height: Double) {
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+  }
+
+  /// Right edge.
+  public var maxX: Double { x + width }
+  /// Bottom edge.
+  public var maxY: Double { y + height }
+
+  /// The rectangle shrunk by `d` points on every side.
+  public func insetBy(_ d: Double) -> PointRect {
+    PointRect(x: x + d, y: y + d, width: max(0, width - 2 * d), height: max(0, height - 2 * d))
+  }
+}
+
+/// A position relative to a frame: (0, 0) top-leading, (1, 1) bottom-trailing.
+public struct UnitPoint: Hashable, Sendable {
+  /// Fraction of the width.
+  public var x: Double
+  /// Fraction of the height.
+  public var y: Double
+
+  /// Makes a unit point.
+  public init(x: Double, y: Double) {
+    self.x = x
+    self.y = y
+  }
+
+  /// The named unit points of SwiftUI, by name.
+  public static let named: [String: UnitPoint] = [
+    "topLeading": UnitPoint(x: 0, y: 0), "top": UnitPoint(x: 0.5, y: 0), "topTrailing": UnitPoint(x: 1, y: 0),
+    "leading": UnitPoint(x: 0, y: 0.5), "center": UnitPoint(x: 0.5, y: 0.5), "trailing": UnitPoint(x: 1, y: 0.5),
+    "bottomLeading": UnitPoint(x: 0, y: 1), "bottom": UnitPoint(x: 0.5, y: 1),
+    "bottomTrailing": UnitPoint(x: 1, y: 1),
+  ]
+  /// (0.5, 0).
+  public static let top = UnitPoint(x: 0.5, y: 0)
+  /// (0.5, 1).
+  public static let bottom = UnitPoint(x: 0.5, y: 1)
+  /// (0, 0.5).
+  public static let leading = UnitPoint(x: 0, y: 0.5)
+  /// (1, 0.5).
+  public static let trailing = UnitPoint(x: 1, y: 0.5)
+  /// (0.5, 0.5).
+  public static let center = UnitPoint(x: 0.5, y: 0.5)
+  /// (0, 0).
+  public static let topLeading = UnitPoint(x: 0, y: 0)
+  /// (1, 0).
+  public static let topTrailing = UnitPoint(x: 1, y: 0)
+  /// (0, 1).
+  public static let bottomLeading = UnitPoint(x: 0, y: 1)
+  /// (1, 1).
+  public static let bottomTrailing = UnitPoint(x: 1, y: 1)
+}
+
+/// An sRGB colour with straight alpha, each component in [0, 1].
+public struct Color: Hashable, Sendable {
+  /// Red, sRGB-encoded.
+  public var red: Double
+  /// Green, sRGB-encoded.
+  public var green: Double
+  /// Blue, sRGB-encoded.
+  public var blue: Double
+  /// Opacity.
+  public var opacity: Double
+
+  /// Makes a colour from sRGB components in [0, 1].
+  public init(red: Double, green: Double, blue: Double, opacity: Double = 1) {
+    self.red = red
+    self.green = green
+    self.blue = blue
+    self.opacity = opacity
+  }
+
+  /// The colour with its opacity multiplied by `opacity`.
+  public func opacity(_ opacity: Double) -> Color {
+    Color(red: red, green: green, blue: blue, opacity: self.opacity * opacity)
+  }
+
+  /// Premultiplied linear light, as the primitives take colours.
+  public var premultipliedLinear: SIMD4<Float> {
+    let a = Float(opacity)
+    return SIMD4(
+      Float(SRGB.decode(red)) * a, Float(SRGB.decode(green)) * a, Float(SRGB.decode(blue)) * a, a)
+  }
+
+  /// Transparent.
+  public static let clear = Color(red: 0, green: 0, blue: 0, opacity: 0)
+  /// Black.
+  public static let black = Color(red: 0, green: 0, blue: 0)
+  /// White.
+  public static let white = Color(red: 1, green: 1, blue: 1)
+  /// SwiftUI's system colours (light appearance).
+  public static let red = Color(hex: 0xFF383C)
+  /// Orange.
+  public static let orange = Color(hex: 0xFF8D28)
+  /// Yellow.
+  public static let yellow = Color(hex: 0xFFCC00)
+  /// Green.
+  public static let green = Color(hex: 0x34C759)
+  /// Mint.
+  public static let mint = Color(hex: 0x00C8B3)
+  /// Teal.
+  public static let teal = Color(hex: 0x00C3D0)
+  /// Cyan.
+  public static let cyan = Color(hex: 0x00C0E8)
+  /// Blue.
+  public static let blue = Color(hex: 0x0088FF)
+  /// Indigo.
+  public static let indigo = Color(hex: 0x6155F5)
+  /// Purple.
+  public static let purple = Color(hex: 0xCB30E0)
+  /// Pink.
+  public static let pink = Color(hex: 0xFF2D55)
+  /// Brown.
+  public static let brown = Color(hex: 0xAC7F5E)
+  /// Gray.
+  public static let gray = Color(hex: 0x8E8E93)
+
+  /// The named colours a scene file may use, by name.
+  public static let named: [String: Color] = [
+    "clear": .clear, "black": .black, "white": .white, "red": .red, "orange": .orange, "yellow": .yellow,
+    "green": .green, "mint": .mint, "teal": .teal, "cyan": .cyan, "blue": .blue, "indigo": .indigo,
+    "purple": .purple, "pink": .pink, "brown": .brown, "gray": .gray,
+  ]
+
+  /// A colour from `0xRRGGBB`.
+  public init(hex: UInt32, opacity: Double = 1) {
+    self.init(
+      red: Double((hex >> 16) & 0xFF) / 255, green: Double((hex >> 8) & 0xFF) / 255, blue: Double(hex & 0xFF) / 255,
+      opacity: opacity)
+  }
+}
+
+/// Colours along a gradient.
+public struct Gradient: Hashable, Sendable {
+  /// A colour at a location from 0 to 1.
+  public struct Stop: Hashable, Sendable {
+    /// The colour.
+    public var color: Color
+    /// Where, from 0 (start) to 1 (end).
+    public var location: Double
+
+    /// Makes a stop.
+    public init(color: Color, location: Double) {
+      self.color = color
+      self.location = location
+    }
+  }
+
+  /// The stops, in increasing location.
+  public var stops: [Stop]
+
+  /// Colours spread evenly from 0 to 1.
+  public init(colors: [Color]) {
+    let last = Double(max(colors.count - 1, 1))
+    stops = colors.enumerated().map { Stop(color: $0.element, location: Double($0.offset) / last) }
+  }
+
+  /// Stops at given locations.
+  public init(stops: [Stop]) {
+    self.stops = stops
+  }
+}
+
+/// How a shape or the background is painted.
+public enum Fill: Hashable, Sendable {
+  /// One colour.
+  case color(Color)
+  /// A gradient along the line from `startPoint` to `endPoint` of the frame.
+  case linearGradient(Gradient, startPoint: UnitPoint, endPoint: UnitPoint)
+  /// A gradient by distance from `center`, from `startRadius` to `endRadius` points.
+  case radialGradient(Gradient, center: UnitPoint, startRadius: Double, endRadius: Double)
+}
+
+/// How an image fits its frame.
+public enum ContentMode: String, Hashable, Sendable, CaseIterable {
+  /// Scaled to cover the frame, cropped centred.
+  case fill
+  /// Scaled to fit inside the frame, centred; the rest stays clear.
+  case fit
+}
+
+/// What lies behind every layer.
+public enum Background: Hashable, Sendable {
+  /// A colour or gradient over the whole canvas.
+  case fill(Fill)
+  /// An image (a path relative to the scene file) over the whole canvas.
+  case image(String, contentMode: ContentMode)
+}
+
+/// One layer of a scene.
+public enum Layer: Hashable, Sendable {
+  /// An image in a frame.
+  case image(ImageLayer)
+  /// A shape filled with a colour or gradient.
+  case shape(ShapeLayer)
+  /// A material panel.
+  case material(MaterialLayer)
+  /// A glass shape; alone, it samples the backdrop as a container of one.
+  case glass(GlassLayer)
+  /// Glass shapes that sample the backdrop together.
+  case container(GlassContainer)
+}
+
+/// An image in a frame; `backgroundExtensionEffect()` mirrors and blurs it into
+/// the insets around it.
+public struct ImageLayer: Hashable, Sendable {
+  /// PNG path, relative to the scene file.
+  public var source: String
+  /// Where, in points.
+  public var frame: PointRect
+  /// How it fits the frame.
+  public var contentMode: ContentMode
+  /// The shape it is clipped to (`.rect`: none).
+  public var clipShape: Shape
+  /// The extension into the insets, if any.
+  public var backgroundExtension: BackgroundExtension?
+
+  /// Makes an image layer.
+  public init(
+    source: String, frame: PointRect, contentMode: ContentMode = .fill, clipShape: Shape = .rect,
+    backgroundExtension: BackgroundExtension? = nil
+  ) {
+    self.source = source
+    self.frame = frame
+    self.contentMode = contentMode
+    self.clipShape = clipShape
+    self.backgroundExtension = backgroundExtension
+  }
+}
+
+/// `backgroundExtensionEffect()` on an image layer: the room around the frame it
+/// extends into, and the blur, all in points.
+public struct BackgroundExtension: Hashable, Sendable {
+  /// Width of the extension under a leading sidebar, in points.
+  public var leading: Double
+  /// Width of the extension under a trailing inspector, in points.
+  public var trailing: Double
+  /// Height of the extension above the image, in points.
+  public var top: Double
+  /// Height of the extension below the image, in points.
+  public var bottom: Double
+  /// Standard deviation of the blur, in points.
+  public var sigma: Double
+
+  /// The default blur, in points.
+  public static let defaultSigma = 12.0
+
+  /// Makes an extension.
+  public init(
+    leading: Double = 0, trailing: Double = 0, top: Double = 0, bottom: Double = 0,
+    sigma: Double = BackgroundExtension.defaultSigma
+  ) {
+    self.leading = leading
+    self.trailing = trailing
+    self.top = top
+    self.bottom = bottom
+    self.sigma = sigma
+  }
+}
+
+/// A shape filled with a colour or gradient: the flat parts of a UI.
+public struct ShapeLayer: Hashable, Sendable {
+  /// The shape.
+  public var shape: Shape
+  /// Where, in points.
+  public var frame: PointRect
+  /// The paint; gradients span the frame.
+  public var fill: Fill
+  /// The container shape a concentric rectangle is resolved against.
+  public var containerShape: ContainerShape?
+
+  /// Makes a shape layer.
+  public init(shape: Shape, frame: PointRect, fill: Fill, containerShape: ContainerShape? = nil) {
+    self.shape = shape
+    self.frame = frame
+    self.fill = fill
+    self.containerShape = containerShape
+  }
+}
+
+/// A material panel: a blurred, saturated, tinted copy of what lies behind, in a shape.
+public struct MaterialLayer: Hashable, Sendable {
+  /// Which material.
+  public var material: Material
+  /// The shape.
+  public var shape: Shape
+  /// Where, in points.
+  public var frame: PointRect
+  /// The container shape a concentric rectangle is resolved against.
+  public var containerShape: ContainerShape?
+
+  /// Makes a material layer.
+  public init(material: Material, shape: Shape, frame: PointRect, containerShape: ContainerShape? = nil) {
+    self.material = material
+    self.shape = shape
+    self.frame = frame
+    self.containerShape = containerShape
+  }
+}
+
+/// A shape with glass: the backdrop bent, frosted and lit, with optional content on top.
+public struct GlassLayer: Hashable, Sendable {
+  /// The glass.
+  public var glass: Glass
+  /// The shape (a capsule by default).
+  public var shape: Shape
+  /// Where, in points.
+  public var frame: PointRect
+  /// An image drawn on the glass (icons, labels), fitted in the frame.
+  public var content: GlassContent?
+  /// Values that replace the variant's optics.
+  public var optics: GlassOptics.Overrides
+  /// The container shape a concentric rectangle is resolved against.
+  public var containerShape: ContainerShape?
+
+  /// Makes a glass layer.
+  public init(
+    glass: Glass = .regular, shape: Shape = .capsule, frame: PointRect, content: GlassContent? = nil,
+    optics: GlassOptics.Overrides = GlassOptics.Overrides(), containerShape: ContainerShape? = nil
+  ) {
+    self.glass = glass
+    self.shape = shape
+    self.frame = frame
+    self.content = content
+    self.optics = optics
+    self.containerShape = containerShape
+  }
+}
+
+/// An image drawn on glass, fitted inside the frame less `padding`.
+public struct GlassContent: Hashable, Sendable {
+  /// PNG path, relative to the scene file.
+  public var source: String
+  /// Space between the frame and the image, in points.
+  public var padding: Double
+
+  /// Makes content.
+  public init(source: String, padding: Double = 0) {
+    self.source = source
+    self.padding = padding
+  }
+}
+
+/// `GlassEffectContainer(spacing:)`: glass shapes that sample the backdrop once,
+/// together; glass never samples other glass.
+public struct GlassContainer: Hashable, Sendable {
+  /// Distance, in points, within which shapes blend (blending comes in a later
+  /// version; shapes render together now).
+  public var spacing: Double
+  /// The glass shapes, back to front.
+  public var glass: [GlassLayer]
+  /// The container shape concentric rectangles inside are resolved against.
+  public var containerShape: ContainerShape?
+
+  /// Makes a container.
+  public init(spacing: Double = 0, glass: [GlassLayer], containerShape: ContainerShape? = nil) {
+    self.spacing = spacing
+    self.glass = glass
+    self.containerShape = containerShape
+  }
+}
+
+/// The shape a `ConcentricRectangle` is concentric with: a rounded rectangle.
+public struct ContainerShape: Hashable, Sendable {
+  /// Where, in points.
+  public var frame: PointRect
+  /// Its corner radius, in points.
+  public var cornerRadius: Double
+
+  /// Makes a container shape.
+  public init(frame: PointRect, cornerRadius: Double) {
+    self.frame = frame
+    self.cornerRadius = cornerRadius
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// A scene file on disk and the images it names, read and checked before any
+/// rendering: a bad file fails here, with the file, the JSON path and the fix.
+public struct SceneFile: Sendable {
+  /// The scene.
+  public var scene: Scene
+  /// The scene file's path.
+  public var path: String
+  /// The folder image paths are relative to.
+  public var directory: String
+
+  /// Reads and validates a scene file.
+  public init(path: String) throws {
+    let bytes = try PNGCodec.readFile(path)
+    do {
+      scene = try Scene(json: bytes)
+    } catch let error as GlassError {
+      throw GlassError(error.code, "\(path): \(error.message)", cause: error.cause)
+    }
+    self.path = path
+    directory = (path as NSString).deletingLastPathComponent
+  }
+
+  /// A scene with the folder its images are relative to.
+  public init(scene: Scene, directory: String) {
+    self.scene = scene
+    self.path = "(scene)"
+    self.directory = directory
+  }
+
+  /// The file path of an image path of the scene.
+  public func resolve(_ imagePath: String) -> String {
+    imagePath.hasPrefix("/") || directory.isEmpty ? imagePath : (directory as NSString).appendingPathComponent(imagePath)
+  }
+
+  /// Decodes every image the scene names, once each. A missing, unreadable or
+  /// damaged image fails with the JSON path that names it.
+  public func loadImages(maxPixels: Int = PNGCodec.defaultMaxPixels) throws -> [String: RGBAImage] {
+    var images: [String: RGBAImage] = [:]
+    for (jsonPath, imagePath) in scene.imageReferences where images[imagePath] == nil {
+      let file = resolve(imagePath)
+      do {
+        images[imagePath] = try PNGCodec.read(path: file, maxPixels: maxPixels).image
+      } catch let error as GlassError {
+        throw GlassError(error.code, "\(path): \(jsonPath): \(error.message)", cause: error.cause)
+      }
+    }
+    return images
+  }
+}

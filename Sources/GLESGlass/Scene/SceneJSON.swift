@@ -1,0 +1,496 @@
+import Foundation
+
+// The scene file format, version 1 (docs/scene-format.md, docs/scene.schema.json):
+// reading with every error naming its JSON path, and writing the same value back.
+
+/// A JSON value and where it sits in the file, for error messages.
+struct JSONNode {
+  let value: JSONValue
+  let path: String
+
+  func fail(_ message: String) -> GlassError {
+    GlassError(.invalidScene, "\(path.isEmpty ? "the scene" : path): \(message)")
+  }
+
+  func number() throws -> Double {
+    guard case .number(let v) = value else { throw fail("expected a number, found \(value.kind)") }
+    return v
+  }
+
+  func string() throws -> String {
+    guard case .string(let v) = value else { throw fail("expected a string, found \(value.kind)") }
+    return v
+  }
+
+  func bool() throws -> Bool {
+    guard case .bool(let v) = value else { throw fail("expected true or false, found \(value.kind)") }
+    return v
+  }
+
+  func array() throws -> [JSONNode] {
+    guard case .array(let items) = value else { throw fail("expected an array, found \(value.kind)") }
+    return items.enumerated().map { JSONNode(value: $0.element, path: "\(path)[\($0.offset)]") }
+  }
+
+  /// The object's members; a key not in `allowed` is an error that lists them.
+  func object(_ allowed: [String]) throws -> JSONObject {
+    guard case .object(let members) = value else { throw fail("expected an object, found \(value.kind)") }
+    for (key, _) in members where !allowed.contains(key) {
+      throw JSONNode(value: .null, path: child(key)).fail(
+        "unknown field; the fields here are \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))")
+    }
+    return JSONObject(members: Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }), node: self)
+  }
+
+  /// One of `choices`, by name.
+  func choice<T>(_ choices: [String: T], what: String) throws -> T {
+    let name = try string()
+    guard let value = choices[name] else {
+      throw fail("unknown \(what) \"\(name)\"; use one of \(choices.keys.sorted().joined(separator: ", "))")
+    }
+    return value
+  }
+
+  func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+}
+
+/// An object's members, read by key.
+struct JSONObject {
+  let members: [String: JSONValue]
+  let node: JSONNode
+
+  subscript(key: String) -> JSONNode? {
+    members[key].map { JSONNode(value: $0, path: node.child(key)) }
+  }
+
+  func required(_ key: String) throws -> JSONNode {
+    guard let child = self[key] else { throw node.fail("missing the field \"\(key)\"") }
+    return child
+  }
+}
+
+extension Scene {
+  /// Reads a scene file's bytes; every error names the JSON path and how to fix it.
+  /// The values are validated (`validate()`); images are not read here.
+  public init(json bytes: [UInt8]) throws {
+    let root: JSONValue
+    do {
+      root = try JSONValue.parse(bytes)
+    } catch {
+      throw GlassError(
+        .invalidScene, "line \(error.line), column \(error.column): \(error.message); the file must be JSON")
+    }
+    try self.init(node: JSONNode(value: root, path: ""))
+    try validate()
+  }
+
+  init(node: JSONNode) throws {
+    let o = try node.object(["version", "size", "scale", "background", "layers"])
+    let version = try o.required("version")
+    guard try version.number() == Double(Scene.formatVersion) else {
+      throw version.fail("this is version \(Scene.formatVersion) of glass-gpu; it reads scene format version 1")
+    }
+    let size = try o.required("size")
+    let s = try size.object(["width", "height"])
+    self.init(
+      size: PointSize(width: try s.required("width").number(), height: try s.required("height").number()))
+    if let scale = o["scale"] {
+      let value = try scale.number()
+      guard [1.0, 2, 3].contains(value) else { throw scale.fail("\(JSONValue.format(value)) is not 1, 2 or 3") }
+      self.scale = Int(value)
+    }
+    if let background = o["background"] { self.background = try Self.background(background) }
+    if let layers = o["layers"] { self.layers = try layers.array().map(Self.layer) }
+  }
+
+  static func background(_ node: JSONNode) throws -> Background {
+    if case .object(let members) = node.value, members.contains(where: { $0.key == "image" }) {
+      let o = try node.object(["image", "contentMode"])
+      return .image(
+        try o.required("image").string(),
+        contentMode: try o["contentMode"].map { try $0.choice(contentModes, what: "content mode") } ?? .fill)
+    }
+    return .fill(try fill(node))
+  }
+
+  static let contentModes = Dictionary(uniqueKeysWithValues: ContentMode.allCases.map { ($0.rawValue, $0) })
+
+  static func color(_ node: JSONNode) throws -> Color {
+    if case .object = node.value {
+      let o = try node.object(["red", "green", "blue", "opacity"])
+      return Color(
+        red: try o.required("red").number(), green: try o.required("green").number(),
+        blue: try o.required("blue").number(), opacity: try o["opacity"]?.number() ?? 1)
+    }
+    let text = try node.string()
+    if let named = Color.named[text] { return named }
+    let digits = text.hasPrefix("#") ? String(text.dropFirst()) : ""
+    guard digits.count == 6 || digits.count == 8, let value = UInt64(digits, radix: 16) else {
+      throw node.fail(
+        "\"\(text)\" is not a colour; write \"#RRGGBB\", \"#RRGGBBAA\", a name (\(Color.named.keys.sorted().joined(separator: ", "))) or {\"red\", \"green\", \"blue\", \"opacity\"}"
+      )
+    }
+    let rgba = digits.count == 6 ? value << 8 | 0xFF : value
+    return Color(
+      red: Double((rgba >> 24) & 0xFF) / 255, green: Double((rgba >> 16) & 0xFF) / 255,
+      blue: Double((rgba >> 8) & 0xFF) / 255, opacity: Double(rgba & 0xFF) / 255)
+  }
+
+  static func unitPoint(_ node: JSONNode) throws -> UnitPoint {
+    if case .string = node.value { return try node.choice(UnitPoint.named, what: "unit point") }
+    let o = try node.object(["x", "y"])
+    return UnitPoint(x: try o.required("x").number(), y: try o.required("y").number())
+  }
+
+  static func gradient(_ o: JSONObject) throws -> Gradient {
+    if let colors = o["colors"] {
+      guard o["stops"] == nil else { throw o.node.fail("give either \"colors\" or \"stops\", not both") }
+      return Gradient(colors: try colors.array().map(color))
+    }
+    let stops = try o.required("stops").array().map { node -> Gradient.Stop in
+      let s = try node.object(["color", "location"])
+      return Gradient.Stop(color: try color(s.required("color")), location: try s.required("location").number())
+    }
+    return Gradient(stops: stops)
+  }
+
+  static func fill(_ node: JSONNode) throws -> Fill {
+    guard case .object(let members) = node.value, let kind = members.first?.key,
+      kind == "linearGradient" || kind == "radialGradient"
+    else { return .color(try color(node)) }
+    let outer = try node.object(["linearGradient", "radialGradient"])
+    guard members.count == 1 else { throw node.fail("give one of \"linearGradient\" or \"radialGradient\"") }
+    let inner = try outer.required(kind)
+    if kind == "linearGradient" {
+      let o = try inner.object(["colors", "stops", "startPoint", "endPoint"])
+      return .linearGradient(
+        try gradient(o), startPoint: try o["startPoint"].map(unitPoint) ?? .top,
+        endPoint: try o["endPoint"].map(unitPoint) ?? .bottom)
+    }
+    let o = try inner.object(["colors", "stops", "center", "startRadius", "endRadius"])
+    return .radialGradient(
+      try gradient(o), center: try o["center"].map(unitPoint) ?? .center,
+      startRadius: try o["startRadius"]?.number() ?? 0, endRadius: try o.required("endRadius").number())
+  }
+
+  static func rect(_ node: JSONNode) throws -> PointRect {
+    let o = try node.object(["x", "y", "width", "height"])
+    return PointRect(
+      x: try o["x"]?.number() ?? 0, y: try o["y"]?.number() ?? 0, width: try o.required("width").number(),
+      height: try o.required("height").number())
+  }
+
+  static let styles = Dictionary(uniqueKeysWithValues: RoundedCornerStyle.allCases.map { ($0.rawValue, $0) })
+
+  static func shape(_ node: JSONNode) throws -> Shape {
+    let simple: [String: Shape] = ["rect": .rect, "capsule": .capsule, "circle": .circle, "ellipse": .ellipse]
+    if case .string = node.value { return try node.choice(simple, what: "shape") }
+    guard case .object(let members) = node.value else {
+      throw node.fail("expected a shape name or object, found \(node.value.kind)")
+    }
+    let typeNode = JSONNode(value: members.first { $0.key == "type" }?.value ?? .null, path: node.child("type"))
+    guard case .string(let type) = typeNode.value else { throw node.fail("missing the field \"type\"") }
+    let style = { (o: JSONObject) in try o["style"].map { try $0.choice(styles, what: "corner style") } ?? .circular }
+    switch type {
+    case "rect", "capsule", "circle", "ellipse":
+      _ = try node.object(["type"])
+      return simple[type] ?? .rect
+    case "roundedRect":
+      let o = try node.object(["type", "cornerRadius", "style"])
+      return .roundedRect(cornerRadius: try o.required("cornerRadius").number(), style: try style(o))
+    case "unevenRoundedRect":
+      let o = try node.object(["type", "topLeading", "topTrailing", "bottomTrailing", "bottomLeading", "style"])
+      let r = { (key: String) in try o[key]?.number() ?? 0 }
+      return .unevenRoundedRect(
+        CornerRadii(
+          topLeading: try r("topLeading"), topTrailing: try r("topTrailing"), bottomTrailing: try r("bottomTrailing"),
+          bottomLeading: try r("bottomLeading")), style: try style(o))
+    case "concentricRectangle":
+      let o = try node.object(["type", "corners", "isUniform"])
+      var corners = ConcentricCorners(.concentric)
+      if let c = o["corners"] {
+        if case .object(let m) = c.value, m.contains(where: { ["topLeading", "topTrailing", "bottomTrailing", "bottomLeading"].contains($0.key) }) {
+          let per = try c.object(["topLeading", "topTrailing", "bottomTrailing", "bottomLeading"])
+          let corner = { (key: String) in try per[key].map(concentricCorner) ?? .concentric }
+          corners = ConcentricCorners(
+            topLeading: try corner("topLeading"), topTrailing: try corner("topTrailing"),
+            bottomTrailing: try corner("bottomTrailing"), bottomLeading: try corner("bottomLeading"))
+        } else {
+          corners = ConcentricCorners(try concentricCorner(c))
+        }
+      }
+      return .concentric(corners, isUniform: try o["isUniform"]?.bool() ?? false)
+    default:
+      throw typeNode.fail(
+        "unknown shape \"\(type)\"; use one of rect, roundedRect, unevenRoundedRect, capsule, circle, ellipse, concentricRectangle"
+      )
+    }
+  }
+
+  static func concentricCorner(_ node: JSONNode) throws -> ConcentricCorner {
+    switch node.value {
+    case .number(let v): return .fixed(v)
+    case .string: return try node.choice(["concentric": .concentric], what: "corner")
+    default:
+      let o = try node.object(["minimum"])
+      return .concentric(minimum: try o.required("minimum").number())
+    }
+  }
+
+  static func containerShape(_ node: JSONNode) throws -> ContainerShape {
+    let o = try node.object(["frame", "cornerRadius"])
+    return ContainerShape(frame: try rect(o.required("frame")), cornerRadius: try o.required("cornerRadius").number())
+  }
+
+  static let materials = Dictionary(uniqueKeysWithValues: Material.allCases.map { ($0.rawValue, $0) })
+  static let variants = Dictionary(uniqueKeysWithValues: Glass.Variant.allCases.map { ($0.rawValue, $0) })
+  static let layerTypes = ["image", "shape", "material", "glass", "glassContainer"]
+
+  static func layer(_ node: JSONNode) throws -> Layer {
+    guard case .object(let members) = node.value else { throw node.fail("expected an object, found \(node.value.kind)") }
+    guard let typeValue = members.first(where: { $0.key == "type" })?.value else {
+      throw node.fail("missing the field \"type\" (\(layerTypes.joined(separator: ", ")))")
+    }
+    let typeNode = JSONNode(value: typeValue, path: node.child("type"))
+    switch try typeNode.string() {
+    case "image":
+      let o = try node.object(["type", "source", "frame", "contentMode", "clipShape", "backgroundExtensionEffect"])
+      var layer = ImageLayer(source: try o.required("source").string(), frame: try rect(o.required("frame")))
+      if let mode = o["contentMode"] { layer.contentMode = try mode.choice(contentModes, what: "content mode") }
+      if let clip = o["clipShape"] { layer.clipShape = try shape(clip) }
+      if let e = o["backgroundExtensionEffect"] {
+        let x = try e.object(["leading", "trailing", "top", "bottom", "sigma"])
+        layer.backgroundExtension = BackgroundExtension(
+          leading: try x["leading"]?.number() ?? 0, trailing: try x["trailing"]?.number() ?? 0,
+          top: try x["top"]?.number() ?? 0, bottom: try x["bottom"]?.number() ?? 0,
+          sigma: try x["sigma"]?.number() ?? BackgroundExtension.defaultSigma)
+      }
+      return .image(layer)
+    case "shape":
+      let o = try node.object(["type", "shape", "frame", "fill", "containerShape"])
+      return .shape(
+        ShapeLayer(
+          shape: try o["shape"].map(shape) ?? .rect, frame: try rect(o.required("frame")),
+          fill: try fill(o.required("fill")), containerShape: try o["containerShape"].map(containerShape)))
+    case "material":
+      let o = try node.object(["type", "material", "shape", "frame", "containerShape"])
+      return .material(
+        MaterialLayer(
+          material: try o.required("material").choice(materials, what: "material"),
+          shape: try o["shape"].map(shape) ?? .rect, frame: try rect(o.required("frame")),
+          containerShape: try o["containerShape"].map(containerShape)))
+    case "glass":
+      return .glass(try glassLayer(node, typed: true))
+    case "glassContainer":
+      let o = try node.object(["type", "spacing", "glass", "containerShape"])
+      return .container(
+        GlassContainer(
+          spacing: try o["spacing"]?.number() ?? 0,
+          glass: try o.required("glass").array().map { try glassLayer($0, typed: false) },
+          containerShape: try o["containerShape"].map(containerShape)))
+    case let other:
+      throw typeNode.fail("unknown layer type \"\(other)\"; use one of \(layerTypes.joined(separator: ", "))")
+    }
+  }
+
+  static func glassLayer(_ node: JSONNode, typed: Bool) throws -> GlassLayer {
+    let fields = ["glass", "shape", "frame", "content", "optics", "containerShape"]
+    let o = try node.object(typed ? ["type"] + fields : fields)
+    var layer = GlassLayer(frame: try rect(o.required("frame")))
+    if let g = o["glass"] { layer.glass = try glass(g) }
+    if let s = o["shape"] { layer.shape = try shape(s) }
+    if let c = o["content"] {
+      let content = try c.object(["image", "padding"])
+      layer.content = GlassContent(
+        source: try content.required("image").string(), padding: try content["padding"]?.number() ?? 0)
+    }
+    if let optics = o["optics"] {
+      let names = GlassOptics.parameterTable.map(\.name)
+      let values = try optics.object(names)
+      for name in names {
+        if let value = values[name] { layer.optics[name] = try value.number() }
+      }
+    }
+    layer.containerShape = try o["containerShape"].map(containerShape)
+    return layer
+  }
+
+  static func glass(_ node: JSONNode) throws -> Glass {
+    if case .string = node.value { return Glass(try node.choice(variants, what: "glass variant")) }
+    let o = try node.object(["variant", "tint", "interactive", "pressed", "touchPoint"])
+    var glass = Glass(try o["variant"]?.choice(variants, what: "glass variant") ?? .regular)
+    glass.tint = try o["tint"].map(color)
+    glass.isInteractive = try o["interactive"]?.bool() ?? false
+    glass.isPressed = try o["pressed"]?.bool() ?? false
+    if let t = o["touchPoint"] {
+      let p = try t.object(["x", "y"])
+      glass.touchPoint = PointOffset(x: try p.required("x").number(), y: try p.required("y").number())
+    }
+    return glass
+  }
+}
+
+// MARK: - Writing
+
+extension Scene {
+  /// The scene as JSON text in format version 1; reading it back gives this value.
+  public var json: String { jsonValue.formatted() + "\n" }
+
+  /// The scene as a JSON value.
+  public var jsonValue: JSONValue {
+    var members: [(key: String, value: JSONValue)] = [
+      ("version", .number(Double(Scene.formatVersion))),
+      ("size", .object([("width", .number(size.width)), ("height", .number(size.height))])),
+      ("scale", .number(Double(scale))),
+    ]
+    switch background {
+    case .fill(let fill): members.append(("background", Self.encode(fill)))
+    case .image(let path, let mode):
+      members.append(("background", .object([("image", .string(path)), ("contentMode", .string(mode.rawValue))])))
+    }
+    members.append(("layers", .array(layers.map(Self.encode))))
+    return .object(members)
+  }
+
+  static func encode(_ color: Color) -> JSONValue {
+    .object([
+      ("red", .number(color.red)), ("green", .number(color.green)), ("blue", .number(color.blue)),
+      ("opacity", .number(color.opacity)),
+    ])
+  }
+
+  static func encode(_ point: UnitPoint) -> JSONValue {
+    .object([("x", .number(point.x)), ("y", .number(point.y))])
+  }
+
+  static func encode(_ gradient: Gradient) -> (key: String, value: JSONValue) {
+    (
+      "stops",
+      .array(
+        gradient.stops.map { .object([("color", encode($0.color)), ("location", .number($0.location))]) })
+    )
+  }
+
+  static func encode(_ fill: Fill) -> JSONValue {
+    switch fill {
+    case .color(let color): return encode(color)
+    case .linearGradient(let gradient, let start, let end):
+      return .object([
+        ("linearGradient", .object([encode(gradient), ("startPoint", encode(start)), ("endPoint", encode(end))]))
+      ])
+    case .radialGradient(let gradient, let center, let r0, let r1):
+      return .object([
+        (
+          "radialGradient",
+          .object([
+            encode(gradient), ("center", encode(center)), ("startRadius", .number(r0)), ("endRadius", .number(r1)),
+          ])
+        )
+      ])
+    }
+  }
+
+  static func encode(_ rect: PointRect) -> JSONValue {
+    .object([
+      ("x", .number(rect.x)), ("y", .number(rect.y)), ("width", .number(rect.width)), ("height", .number(rect.height)),
+    ])
+  }
+
+  static func encode(_ corner: ConcentricCorner) -> JSONValue {
+    switch corner {
+    case .fixed(let r): return .number(r)
+    case .concentric(let minimum): return .object([("minimum", .number(minimum))])
+    }
+  }
+
+  static func encode(_ shape: Shape) -> JSONValue {
+    switch shape {
+    case .rect: return .string("rect")
+    case .capsule: return .string("capsule")
+    case .circle: return .string("circle")
+    case .ellipse: return .string("ellipse")
+    case .roundedRect(let r, let style):
+      return .object([("type", .string("roundedRect")), ("cornerRadius", .number(r)), ("style", .string(style.rawValue))])
+    case .unevenRoundedRect(let r, let style):
+      return .object([
+        ("type", .string("unevenRoundedRect")), ("topLeading", .number(r.topLeading)),
+        ("topTrailing", .number(r.topTrailing)), ("bottomTrailing", .number(r.bottomTrailing)),
+        ("bottomLeading", .number(r.bottomLeading)), ("style", .string(style.rawValue)),
+      ])
+    case .concentric(let corners, let isUniform):
+      return .object([
+        ("type", .string("concentricRectangle")),
+        (
+          "corners",
+          .object([
+            ("topLeading", encode(corners.topLeading)), ("topTrailing", encode(corners.topTrailing)),
+            ("bottomTrailing", encode(corners.bottomTrailing)), ("bottomLeading", encode(corners.bottomLeading)),
+          ])
+        ),
+        ("isUniform", .bool(isUniform)),
+      ])
+    }
+  }
+
+  static func encode(_ container: ContainerShape?) -> [(key: String, value: JSONValue)] {
+    guard let container else { return [] }
+    return [("containerShape", .object([("frame", encode(container.frame)), ("cornerRadius", .number(container.cornerRadius))]))]
+  }
+
+  static func encode(_ glass: GlassLayer, typed: Bool) -> JSONValue {
+    var g: [(key: String, value: JSONValue)] = [("variant", .string(glass.glass.variant.rawValue))]
+    if let tint = glass.glass.tint { g.append(("tint", encode(tint))) }
+    g.append(("interactive", .bool(glass.glass.isInteractive)))
+    g.append(("pressed", .bool(glass.glass.isPressed)))
+    if let t = glass.glass.touchPoint { g.append(("touchPoint", .object([("x", .number(t.x)), ("y", .number(t.y))]))) }
+    var members: [(key: String, value: JSONValue)] = typed ? [("type", .string("glass"))] : []
+    members += [("glass", .object(g)), ("shape", encode(glass.shape)), ("frame", encode(glass.frame))]
+    if let c = glass.content {
+      members.append(("content", .object([("image", .string(c.source)), ("padding", .number(c.padding))])))
+    }
+    if !glass.optics.isEmpty {
+      let names = GlassOptics.parameterTable.map(\.name).filter { glass.optics[$0] != nil }
+      members.append(("optics", .object(names.map { ($0, .number(glass.optics[$0] ?? 0)) })))
+    }
+    return .object(members + encode(glass.containerShape))
+  }
+
+  static func encode(_ layer: Layer) -> JSONValue {
+    switch layer {
+    case .image(let l):
+      var members: [(key: String, value: JSONValue)] = [
+        ("type", .string("image")), ("source", .string(l.source)), ("frame", encode(l.frame)),
+        ("contentMode", .string(l.contentMode.rawValue)), ("clipShape", encode(l.clipShape)),
+      ]
+      if let e = l.backgroundExtension {
+        members.append(
+          (
+            "backgroundExtensionEffect",
+            .object([
+              ("leading", .number(e.leading)), ("trailing", .number(e.trailing)), ("top", .number(e.top)),
+              ("bottom", .number(e.bottom)), ("sigma", .number(e.sigma)),
+            ])
+          ))
+      }
+      return .object(members)
+    case .shape(let l):
+      return .object(
+        [("type", .string("shape")), ("shape", encode(l.shape)), ("frame", encode(l.frame)), ("fill", encode(l.fill))]
+          + encode(l.containerShape))
+    case .material(let l):
+      return .object(
+        [
+          ("type", .string("material")), ("material", .string(l.material.rawValue)), ("shape", encode(l.shape)),
+          ("frame", encode(l.frame)),
+        ] + encode(l.containerShape))
+    case .glass(let l):
+      return encode(l, typed: true)
+    case .container(let c):
+      return .object(
+        [
+          ("type", .string("glassContainer")), ("spacing", .number(c.spacing)),
+          ("glass", .array(c.glass.map { encode($0, typed: false) })),
+        ] + encode(c.containerShape))
+    }
+  }
+}

@@ -1,0 +1,188 @@
+import Foundation
+
+extension Scene {
+  /// The largest canvas side, in points.
+  public static let maximumSidePoints = 16_384.0
+
+  /// Throws `invalidScene` for the first value out of range, naming its JSON path
+  /// (`layers[2].frame.width`) and the range. Scenes read from JSON are validated
+  /// already; scenes built in Swift are validated before they render.
+  public func validate() throws {
+    var v = SceneValidator()
+    try v.check("size.width", size.width, 1...Self.maximumSidePoints, "pt")
+    try v.check("size.height", size.height, 1...Self.maximumSidePoints, "pt")
+    guard [1, 2, 3].contains(scale) else { throw v.fail("scale", "\(scale) is not 1, 2 or 3") }
+    switch background {
+    case .fill(let fill): try v.fill("background", fill)
+    case .image(let path, _): try v.path("background.image", path)
+    }
+    for (i, layer) in layers.enumerated() {
+      let at = "layers[\(i)]"
+      switch layer {
+      case .image(let l):
+        try v.path("\(at).source", l.source)
+        try v.frame("\(at).frame", l.frame)
+        try v.shape("\(at).clipShape", l.clipShape, container: nil)
+        if let e = l.backgroundExtension {
+          let limit = BackgroundExtensionEffect.maximumInsetPixels / Double(scale)
+          for (name, value) in [("leading", e.leading), ("trailing", e.trailing), ("top", e.top), ("bottom", e.bottom)] {
+            try v.check("\(at).backgroundExtensionEffect.\(name)", value, 0...limit, "pt")
+          }
+          try v.check(
+            "\(at).backgroundExtensionEffect.sigma", e.sigma,
+            0...(BackgroundExtensionEffect.maximumSigmaPixels / Double(scale)), "pt")
+        }
+      case .shape(let l):
+        try v.frame("\(at).frame", l.frame)
+        try v.shape("\(at).shape", l.shape, container: l.containerShape)
+        try v.fill("\(at).fill", l.fill)
+        try v.container("\(at).containerShape", l.containerShape)
+      case .material(let l):
+        try v.frame("\(at).frame", l.frame)
+        try v.shape("\(at).shape", l.shape, container: l.containerShape)
+        try v.container("\(at).containerShape", l.containerShape)
+      case .glass(let l):
+        try v.glass(at, l, container: nil)
+      case .container(let c):
+        try v.check("\(at).spacing", c.spacing, 0...10_000, "pt")
+        try v.container("\(at).containerShape", c.containerShape)
+        for (j, glass) in c.glass.enumerated() { try v.glass("\(at).glass[\(j)]", glass, container: c.containerShape) }
+      }
+    }
+  }
+
+  /// Every image the scene reads: its JSON path and its path relative to the scene file.
+  public var imageReferences: [(jsonPath: String, path: String)] {
+    var refs: [(String, String)] = []
+    if case .image(let path, _) = background { refs.append(("background.image", path)) }
+    for (i, layer) in layers.enumerated() {
+      switch layer {
+      case .image(let l): refs.append(("layers[\(i)].source", l.source))
+      case .glass(let g): if let c = g.content { refs.append(("layers[\(i)].content.image", c.source)) }
+      case .container(let c):
+        for (j, g) in c.glass.enumerated() {
+          if let content = g.content { refs.append(("layers[\(i)].glass[\(j)].content.image", content.source)) }
+        }
+      case .shape, .material: break
+      }
+    }
+    return refs
+  }
+}
+
+/// Range checks with JSON paths.
+struct SceneValidator {
+  func fail(_ path: String, _ message: String) -> GlassError {
+    GlassError(.invalidScene, "\(path): \(message)")
+  }
+
+  func check(_ path: String, _ value: Double, _ range: ClosedRange<Double>, _ unit: String) throws {
+    guard value.isFinite, range.contains(value) else {
+      let what = value < range.lowerBound && value < 0 ? "is negative" : "is out of range"
+      throw fail(
+        path,
+        "\(JSONValue.format(value)) \(what); give a value from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound)) \(unit)"
+      )
+    }
+  }
+
+  func path(_ at: String, _ path: String) throws {
+    guard !path.isEmpty else { throw fail(at, "the image path is empty; give a PNG path relative to the scene file") }
+  }
+
+  func frame(_ at: String, _ frame: PointRect) throws {
+    let limit = 4 * Scene.maximumSidePoints
+    try check("\(at).x", frame.x, -limit...limit, "pt")
+    try check("\(at).y", frame.y, -limit...limit, "pt")
+    try check("\(at).width", frame.width, 0...limit, "pt")
+    try check("\(at).height", frame.height, 0...limit, "pt")
+  }
+
+  func color(_ at: String, _ color: Color) throws {
+    try check("\(at).red", color.red, 0...1, "")
+    try check("\(at).green", color.green, 0...1, "")
+    try check("\(at).blue", color.blue, 0...1, "")
+    try check("\(at).opacity", color.opacity, 0...1, "")
+  }
+
+  func fill(_ at: String, _ fill: Fill) throws {
+    func stops(_ path: String, _ gradient: Gradient) throws {
+      guard (1...Paint.maximumStops).contains(gradient.stops.count) else {
+        throw fail("\(path).stops", "a gradient has 1 to \(Paint.maximumStops) colours, not \(gradient.stops.count)")
+      }
+      for (i, stop) in gradient.stops.enumerated() {
+        try color("\(path).stops[\(i)].color", stop.color)
+        try check("\(path).stops[\(i)].location", stop.location, 0...1, "")
+      }
+    }
+    func unit(_ path: String, _ p: UnitPoint) throws {
+      try check("\(path).x", p.x, -10...10, "")
+      try check("\(path).y", p.y, -10...10, "")
+    }
+    switch fill {
+    case .color(let c): try color(at, c)
+    case .linearGradient(let g, let start, let end):
+      try stops("\(at).linearGradient", g)
+      try unit("\(at).linearGradient.startPoint", start)
+      try unit("\(at).linearGradient.endPoint", end)
+    case .radialGradient(let g, let center, let r0, let r1):
+      try stops("\(at).radialGradient", g)
+      try unit("\(at).radialGradient.center", center)
+      try check("\(at).radialGradient.startRadius", r0, 0...100_000, "pt")
+      try check("\(at).radialGradient.endRadius", r1, 0...100_000, "pt")
+    }
+  }
+
+  func shape(_ at: String, _ shape: Shape, container: ContainerShape?) throws {
+    switch shape {
+    case .rect, .capsule, .circle, .ellipse: break
+    case .roundedRect(let r, _): try check("\(at).cornerRadius", r, 0...100_000, "pt")
+    case .unevenRoundedRect(let r, _):
+      try check("\(at).topLeading", r.topLeading, 0...100_000, "pt")
+      try check("\(at).topTrailing", r.topTrailing, 0...100_000, "pt")
+      try check("\(at).bottomTrailing", r.bottomTrailing, 0...100_000, "pt")
+      try check("\(at).bottomLeading", r.bottomLeading, 0...100_000, "pt")
+    case .concentric(let corners, _):
+      let names = ["topLeading", "topTrailing", "bottomTrailing", "bottomLeading"]
+      for (name, corner) in zip(names, corners.all) {
+        switch corner {
+        case .fixed(let r): try check("\(at).corners.\(name)", r, 0...100_000, "pt")
+        case .concentric(let m): try check("\(at).corners.\(name).minimum", m, 0...100_000, "pt")
+        }
+      }
+      if corners.needsContainer && container == nil {
+        throw fail(
+          at,
+          "a concentricRectangle needs a container shape; add \"containerShape\": {\"frame\": ..., \"cornerRadius\": ...} to its layer or its glassContainer"
+        )
+      }
+    }
+  }
+
+  func container(_ at: String, _ shape: ContainerShape?) throws {
+    guard let shape else { return }
+    try frame("\(at).frame", shape.frame)
+    try check("\(at).cornerRadius", shape.cornerRadius, 0...100_000, "pt")
+  }
+
+  func glass(_ at: String, _ layer: GlassLayer, container: ContainerShape?) throws {
+    try frame("\(at).frame", layer.frame)
+    try shape("\(at).shape", layer.shape, container: layer.containerShape ?? container)
+    try self.container("\(at).containerShape", layer.containerShape)
+    if let tint = layer.glass.tint { try color("\(at).glass.tint", tint) }
+    if let t = layer.glass.touchPoint {
+      try check("\(at).glass.touchPoint.x", t.x, -100_000...100_000, "pt")
+      try check("\(at).glass.touchPoint.y", t.y, -100_000...100_000, "pt")
+    }
+    if let content = layer.content {
+      try path("\(at).content.image", content.source)
+      try check("\(at).content.padding", content.padding, 0...10_000, "pt")
+    }
+    for (name, value) in layer.optics.values.sorted(by: { $0.key < $1.key }) {
+      guard let spec = GlassOptics.parameterTable.first(where: { $0.name == name }) else {
+        throw fail("\(at).optics.\(name)", "unknown optical parameter")
+      }
+      try check("\(at).optics.\(name)", value, spec.minimum...spec.maximum, spec.unit)
+    }
+  }
+}

@@ -1,0 +1,167 @@
+import ArgumentParser
+import Foundation
+import GLESGlass
+
+/// Options every command that reads a scene shares.
+struct SceneOptions: ParsableArguments {
+  @Argument(help: "The scene file (JSON, format version 1; images are found relative to it).")
+  var scene: String
+
+  @Option(help: ArgumentHelp("Render at this many pixels per point, instead of the scene's scale.", valueName: "1|2|3"))
+  var scale: Int?
+
+  @Option(help: "Refuse images and canvases over this many pixels.")
+  var maxPixels: Int = PNGCodec.defaultMaxPixels
+
+  func validate() throws {
+    if let scale, ![1, 2, 3].contains(scale) { throw ValidationError("--scale is \(scale); give 1, 2 or 3") }
+    guard maxPixels > 0 && maxPixels <= PNGCodec.maximumMaxPixels else {
+      throw ValidationError("--max-pixels is \(maxPixels); give 1 to \(PNGCodec.maximumMaxPixels)")
+    }
+  }
+
+  /// The scene file with --scale applied, and its images decoded.
+  func load() throws -> (file: SceneFile, images: [String: RGBAImage]) {
+    var file = try SceneFile(path: scene)
+    if let scale { file.scene.scale = scale }
+    try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: maxPixels, what: "\(scene): the canvas")
+    return (file, try file.loadImages(maxPixels: maxPixels))
+  }
+}
+
+struct Render: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Render a scene file to a PNG.",
+    discussion: """
+      The scene format is in docs/scene-format.md. Geometry is in points; the
+      output is the canvas size times the scale, in pixels.
+
+      Examples:
+        glass-gpu render Assets/scenes/landmarks.json -o out/landmarks.png
+        glass-gpu render scene.json -o scene@3x.png --scale 3 --backend cpu --timings
+      """)
+
+  @OptionGroup var options: SceneOptions
+
+  @Option(name: .shortAndLong, help: "The output PNG.")
+  var output: String
+
+  @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
+  var backend: BackendChoice = .auto
+
+  @Option(help: ArgumentHelp("Bits per channel of the output: 8 or 16.", valueName: "8|16"))
+  var depth: Int = 8
+
+  @Option(
+    help: ArgumentHelp("Compression level of the output PNG: 0 (stored, fastest) to 12 (smallest).", valueName: "0-12"))
+  var compression: Int = PNGCodec.defaultCompression
+
+  @Flag(help: "Print one JSON line of phase timings (decode, upload, render, readback, encode, total ms) to stderr.")
+  var timings = false
+
+  func validate() throws {
+    guard depth == 8 || depth == 16 else { throw ValidationError("--depth is \(depth); give 8 or 16") }
+    guard (0...12).contains(compression) else { throw ValidationError("--compression is \(compression); give 0 to 12") }
+  }
+
+  func run() throws {
+    try reportingErrors {
+      let start = Date()
+      var phases = RenderTimings()
+      let file = try PNGCodec.OutputFile(path: output)
+      let pending = Renderer.start(backend: backend)
+      defer { pending.close() }
+      let decodeStart = Date()
+      let (sceneFile, images) = try options.load()
+      let scene = sceneFile.scene
+      phases.decodeMilliseconds = Date().timeIntervalSince(decodeStart) * 1000
+      let renderer = try pending.value()
+      if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
+      let image = try renderer.render(
+        scene, images: images, depth: depth == 16 ? .sixteen : .eight, maxPixels: options.maxPixels, timings: &phases)
+      if let reason = phases.fallbackReason { report("rendering on the CPU: \(reason)") }
+      let encodeStart = Date()
+      try file.write(image, compression: compression)
+      phases.encodeMilliseconds = Date().timeIntervalSince(encodeStart) * 1000
+      phases.totalMilliseconds = Date().timeIntervalSince(start) * 1000
+      if timings { FileHandle.standardError.write(Data((phases.json + "\n").utf8)) }
+    }
+  }
+}
+
+struct Validate: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Check a scene file and the images it names, without rendering.",
+    discussion: """
+      Prints the canvas size in pixels and the layer count, or one error line naming
+      the JSON path and exits 1.
+
+      Example:
+        glass-gpu validate Assets/scenes/badges.json
+      """)
+
+  @OptionGroup var options: SceneOptions
+
+  func run() throws {
+    try reportingErrors {
+      let (sceneFile, images) = try options.load()
+      let scene = sceneFile.scene
+      print(
+        "\(options.scene): valid, \(scene.pixelSize) pixels (\(JSONValueFormat.points(scene.size)) at \(scene.scale)x), "
+          + "\(scene.layers.count) layers, \(images.count) images")
+    }
+  }
+}
+
+struct Parity: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Render a scene on the GPU and on the CPU and compare the two.",
+    discussion: """
+      Prints the largest channel difference and the share of pixels off by more
+      than 1/255; exits 1 when they are over the limits (by default the project's
+      parity bar: 3/255 and 0.1 %).
+
+      Example:
+        glass-gpu parity Assets/scenes/landmarks.json --diff out/landmarks-diff.png
+      """)
+
+  @OptionGroup var options: SceneOptions
+
+  @Option(help: ArgumentHelp("Fail when any channel differs by more than N/255.", valueName: "N"))
+  var maxDiff: Double = 3
+
+  @Option(help: ArgumentHelp("Fail when more than this percentage of pixels differ by more than 1/255.", valueName: "percent"))
+  var maxShare: Double = 0.1
+
+  @Option(help: "Write a picture of the differences here (each channel's difference x16).")
+  var diff: String?
+
+  func run() throws {
+    try reportingErrors {
+      let (file, images) = try options.load()
+      let gpu = try Renderer(backend: .gpu)
+      defer { gpu.close() }
+      let cpu = try Renderer(backend: .cpu)
+      var timings = RenderTimings()
+      let a = try gpu.render(file.scene, images: images, maxPixels: options.maxPixels, timings: &timings)
+      let b = try cpu.render(file.scene, images: images, maxPixels: options.maxPixels, timings: &timings)
+      let result = try ImageComparison(a, b)
+      if let diff { try PNGCodec.write(ImageComparison.differenceImage(a, b), to: diff) }
+      let share = 100 * result.fractionOverOne
+      let at = result.worstPixel.map { " at (\($0.x), \($0.y))" } ?? ""
+      print(
+        "\(options.scene): gpu vs cpu: max difference \(String(format: "%.3g", result.maxDifference))/255\(at), "
+          + "\(result.pixelsOverOne) pixels (\(String(format: "%.4f", share)) %) over 1/255")
+      if result.maxDifference > maxDiff + 1e-9 || share > maxShare {
+        throw GlassError(
+          .imagesDiffer, "GPU and CPU differ beyond --max-diff \(JSONValueFormat.number(maxDiff)) / --max-share \(maxShare)")
+      }
+    }
+  }
+}
+
+/// Number formatting for messages.
+enum JSONValueFormat {
+  static func number(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+  static func points(_ s: PointSize) -> String { "\(number(s.width))x\(number(s.height)) pt" }
+}
