@@ -39,9 +39,11 @@ bench: release
 	.build/release/glass-gpu-bench extend
 	.build/release/glass-gpu-bench process
 
-# Regenerates the demo photo from its procedural description.
+# Regenerates the demo photos and icons from their procedural descriptions.
 assets: release
 	.build/release/glass-gpu-bench generate Assets/landscape.png --width 1280 --height 720
+	.build/release/glass-gpu-bench generate Assets/flowers.png --kind flowers --width 1280 --height 853
+	.build/release/glass-gpu-bench icons Assets/icons --size 96
 
 # The README's picture.
 docs-images: release
