@@ -47,6 +47,11 @@ vec2 canvasToImageCoord(vec2 s) {
 }
 #endif
 
+// Math/SRGB.swift SRGB.decode, for raw 8-bit values of an sRGB canvas.
+float decodeSRGB(float s) {
+  return s <= 0.04045 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4);
+}
+
 // Math/SRGB.swift SRGB.encode.
 float encodeSRGB(float l) {
   l = clamp(l, 0.0, 1.0);

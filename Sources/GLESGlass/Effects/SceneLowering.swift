@@ -20,24 +20,34 @@ struct SceneLowering {
   private var scale: Double { Double(scene.scale) }
   private var canvasRect: PixelRect { PixelRect(size: scene.pixelSize) }
 
-  /// The graph.
+  /// The graph. An 8-bit scene composites on an sRGB-encoded canvas (blending in
+  /// linear light, as `SRGB8_ALPHA8` does), which is the output itself when the
+  /// background is opaque; a 16-bit scene composites in binary16 and is encoded at
+  /// the end.
   func lower() -> RenderGraph {
     var graph = RenderGraph()
     let size = scene.pixelSize
-    let canvas = graph.makeTransient("canvas", size: size, format: .linearHalf)
+    let direct = depth == .eight && backgroundIsOpaque
+    let canvas =
+      direct
+      ? graph.makeOutput(size: size, format: .premultipliedSRGB8)
+      : graph.makeTransient(
+        "canvas", size: size, format: depth == .eight ? .premultipliedSRGB8 : .linearHalf)
     let whole = PointRect(x: 0, y: 0, width: scene.size.width, height: scene.size.height)
     let rectShape = Shape.rect.geometry(in: whole, scale: scale)
-    switch scene.background {
-    case .fill(let fill):
-      graph.addPass(
-        "background", .fill(FillShape(shape: rectShape, paint: paint(fill, in: whole))), inputs: [], output: canvas,
-        rect: canvasRect)
-    case .image(let path, let mode):
-      let image = ImageResampler.fit(self.image(path), to: size, mode: mode)
-      let source = graph.importSource(image, as: .linearHalf, rects: [PixelRect(size: size)], name: path)
-      graph.addPass(
-        "background", .drawImage(DrawImage(origin: PixelPoint(x: 0, y: 0), clip: rectShape)), inputs: [source],
-        output: canvas, rect: canvasRect)
+    for rect in backgroundRects() {
+      switch scene.background {
+      case .fill(let fill):
+        graph.addPass(
+          "background", .fill(FillShape(shape: rectShape, paint: paint(fill, in: whole))), inputs: [],
+          output: canvas, rect: rect)
+      case .image(let path, let mode):
+        let image = ImageResampler.fit(self.image(path), to: size, mode: mode)
+        let source = graph.importSource(image, as: .linearHalf, rects: [rect], name: path)
+        graph.addPass(
+          "background", .drawImage(DrawImage(origin: PixelPoint(x: 0, y: 0), clip: rectShape)), inputs: [source],
+          output: canvas, rect: rect)
+      }
     }
     for (index, layer) in scene.layers.enumerated() {
       let name = "layer \(index)"
@@ -52,12 +62,75 @@ struct SceneLowering {
           into: &graph)
       }
     }
-    let output = graph.makeOutput(size: size, format: .encoded(depth))
-    graph.addPass(
-      "encode",
-      .convolve(Convolve(addressing: .image, axis: .horizontal, offset: PixelPoint(x: 0, y: 0), weights: [1])),
-      inputs: [canvas], output: output, rect: canvasRect)
+    if !direct {
+      let output = graph.makeOutput(size: size, format: .encoded(depth))
+      graph.addPass(
+        "encode", .copy(Copy(offset: PixelPoint(x: 0, y: 0))), inputs: [canvas], output: output, rect: canvasRect)
+    }
     return graph
+  }
+
+  /// True when the background leaves no pixel translucent.
+  var backgroundIsOpaque: Bool {
+    switch scene.background {
+    case .fill(.color(let c)): return c.opacity == 1
+    case .fill(.linearGradient(let g, _, _)), .fill(.radialGradient(let g, _, _, _)):
+      return g.stops.allSatisfy { $0.color.opacity == 1 }
+    case .image(let path, let mode):
+      return mode == .fill && image(path).isOpaque
+    }
+  }
+
+  /// The rows of the canvas the background shows through: all but those that an
+  /// opaque layer spanning the whole width covers (an opaque image, extended or
+  /// not, or an opaque rectangle fill on whole pixels).
+  func backgroundRects() -> [PixelRect] {
+    let size = scene.pixelSize
+    var covered = [Bool](repeating: false, count: size.height)
+    for layer in scene.layers {
+      var rect: PixelRect?
+      switch layer {
+      case .image(let l) where l.clipShape == .rect && image(l.source).isOpaque:
+        let frame = pixelFrame(l.frame)
+        let fitsFrame: Bool = {
+          guard l.contentMode == .fit else { return true }
+          let source = image(l.source).size
+          return source.width * frame.height == source.height * frame.width
+        }()
+        guard fitsFrame else { break }
+        if let e = l.backgroundExtension {
+          let px = { (points: Double) in Int((points * scale).rounded()) }
+          rect = PixelRect(
+            x: frame.x - px(e.leading), y: frame.y - px(e.top), width: frame.width + px(e.leading) + px(e.trailing),
+            height: frame.height + px(e.top) + px(e.bottom))
+        } else {
+          rect = frame
+        }
+      case .shape(let l) where l.shape == .rect:
+        let opaque: Bool
+        switch l.fill {
+        case .color(let c): opaque = c.opacity == 1
+        case .linearGradient(let g, _, _), .radialGradient(let g, _, _, _):
+          opaque = g.stops.allSatisfy { $0.color.opacity == 1 }
+        }
+        let frame = pixelFrame(l.frame)
+        if opaque && pointFrame(frame) == l.frame { rect = frame }
+      default: break
+      }
+      guard let rect, rect.x <= 0, rect.maxX >= size.width else { continue }
+      for y in max(rect.y, 0)..<min(rect.maxY, size.height) { covered[y] = true }
+    }
+    var rects: [PixelRect] = []
+    var start: Int?
+    for y in 0...size.height {
+      if y < size.height && !covered[y] {
+        if start == nil { start = y }
+      } else if let s = start {
+        rects.append(PixelRect(x: 0, y: s, width: size.width, height: y - s))
+        start = nil
+      }
+    }
+    return rects
   }
 
   private func image(_ path: String) -> RGBAImage {
@@ -248,10 +321,8 @@ struct SceneLowering {
       region.height = (region.height + step - 1) / step * step
       let backdrop = graph.makeTransient("\(name) backdrop", size: region.size, format: .linearHalf)
       graph.addPass(
-        "\(name) backdrop",
-        .convolve(
-          Convolve(addressing: .image, axis: .horizontal, offset: PixelPoint(x: region.x, y: region.y), weights: [1])),
-        inputs: [canvas], output: backdrop, rect: PixelRect(size: region.size))
+        "\(name) backdrop", .copy(Copy(offset: PixelPoint(x: region.x, y: region.y))), inputs: [canvas],
+        output: backdrop, rect: PixelRect(size: region.size))
       var frosted: [Double: ImageHandle] = [:]
       for sigma in sigmas {
         frosted[sigma] = lowerBlur(backdrop, size: region.size, plan: plans[sigma] ?? BlurPlan(sigmaPixels: 0),

@@ -17,6 +17,8 @@ public enum Primitive: Hashable, Sendable {
   case drawImage(DrawImage)
   /// The glass body and its shadow, from a frosted backdrop image.
   case glass(GlassComposite)
+  /// Pixels of the input, mirrored at its edges, through the output stage.
+  case copy(Copy)
 
   /// The primitive's name, as in its GLSL file.
   public var name: String {
@@ -28,6 +30,7 @@ public enum Primitive: Hashable, Sendable {
     case .fill: "fill"
     case .drawImage: "draw_image"
     case .glass: "glass"
+    case .copy: "copy"
     }
   }
 }
@@ -104,6 +107,13 @@ public struct Convolve: Hashable, Sendable {
 public struct Upsample: Hashable, Sendable {
   /// Output pixel centre -> input position of its bilinear tap.
   public var map: PixelMap
+}
+
+/// Parameters of `Primitive.copy`: output pixel + `offset` is the input pixel
+/// (mirrored at the input's edges).
+public struct Copy: Hashable, Sendable {
+  /// Output pixel -> input pixel.
+  public var offset: PixelPoint
 }
 
 /// Parameters of `Primitive.fill`: `paint` times the coverage of `shape`.

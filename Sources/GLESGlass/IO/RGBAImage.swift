@@ -146,3 +146,13 @@ public struct RGBAImage: Sendable, Equatable {
     }
   }
 }
+
+extension RGBAImage {
+  /// True when every pixel's alpha is the largest value.
+  public var isOpaque: Bool {
+    switch samples {
+    case .eight(let v): return stride(from: 3, to: v.count, by: 4).allSatisfy { v[$0] == 255 }
+    case .sixteen(let v): return stride(from: 3, to: v.count, by: 4).allSatisfy { v[$0] == 65535 }
+    }
+  }
+}

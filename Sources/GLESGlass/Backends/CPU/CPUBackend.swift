@@ -43,7 +43,7 @@ final class CPUImage {
     case .linearHalf:
       if allocate { linear = [SIMD4<Float>](repeating: .zero, count: descriptor.size.pixelCount) }
       encoded = RGBAImage(size: PixelSize(width: 0, height: 0), depth: .eight)
-    case .srgb8:
+    case .srgb8, .premultipliedSRGB8:
       encoded = RGBAImage(size: descriptor.size, depth: .eight)
     case .srgb16:
       encoded = RGBAImage(size: descriptor.size, depth: .sixteen)
@@ -137,6 +137,12 @@ extension CPUBackend: RenderBackend {
       let input = inputs[0]
       switch pass.primitive {
       case .fill: break
+      case .copy(let p):
+        if input.descriptor.format == .premultipliedSRGB8 {
+          CPUKernels.copy(p, encoded: input.encoded, rect: pass.rect, target: target)
+        } else {
+          withSource(input) { CPUKernels.copy(p, source: $0, rect: pass.rect, target: target) }
+        }
       case .drawImage(let p):
         withSource(input) { CPUKernels.drawImage(p, source: $0, rect: pass.rect, target: target) }
       case .glass(let p):
@@ -178,7 +184,9 @@ extension CPUBackend: RenderBackend {
       image.encoded.samples = .eight([])
       defer { image.encoded.samples = .eight(values) }
       try values.withUnsafeMutableBufferPointer { buffer in
-        try body(CPUKernels.Target(format: .srgb8, width: width, linear: nil, bytes: buffer.baseAddress, words: nil))
+        try body(
+          CPUKernels.Target(
+            format: image.descriptor.format, width: width, linear: nil, bytes: buffer.baseAddress, words: nil))
       }
     case .sixteen(var values):
       image.encoded.samples = .eight([])

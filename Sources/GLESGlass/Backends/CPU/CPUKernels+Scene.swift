@@ -131,3 +131,40 @@ extension CPUKernels {
     return body * coverage + SIMD4(0, 0, 0, shadow) * (1 - coverage)
   }
 }
+
+// MARK: copy.glsl
+
+extension CPUKernels {
+  /// The input pixel at output + offset, mirrored at the input's edges.
+  static func copy(_ p: Copy, source: Source, rect: PixelRect, target: Target) {
+    parallelRows(rect.y..<rect.maxY, cost: rect.pixelCount) { rows in
+      for y in rows {
+        let sy = reflectIndex(y + p.offset.y, count: source.height)
+        for x in rect.x..<rect.maxX {
+          let sx = reflectIndex(x + p.offset.x, count: source.width)
+          target.store(source.pixels[sy * source.width + sx], x: x, y: y)
+        }
+      }
+    }
+  }
+
+  /// The same from a `premultipliedSRGB8` image, decoded as the GPU's sampler does.
+  static func copy(_ p: Copy, encoded: RGBAImage, rect: PixelRect, target: Target) {
+    guard case .eight(let bytes) = encoded.samples else { preconditionFailure("an 8-bit canvas") }
+    let decode = SRGB.decode8
+    bytes.withUnsafeBufferPointer { bytes in
+      parallelRows(rect.y..<rect.maxY, cost: rect.pixelCount) { rows in
+        for y in rows {
+          let sy = reflectIndex(y + p.offset.y, count: encoded.height)
+          for x in rect.x..<rect.maxX {
+            let sx = reflectIndex(x + p.offset.x, count: encoded.width)
+            let s = 4 * (sy * encoded.width + sx)
+            let value = SIMD4(
+              decode[Int(bytes[s])], decode[Int(bytes[s + 1])], decode[Int(bytes[s + 2])], Float(bytes[s + 3]) / 255)
+            target.store(value, x: x, y: y)
+          }
+        }
+      }
+    }
+  }
+}

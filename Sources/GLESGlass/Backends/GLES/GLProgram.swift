@@ -73,6 +73,7 @@ struct ProgramKey: Hashable, CustomStringConvertible {
       case "fill": ShaderSource.fill
       case "draw_image": ShaderSource.drawImage
       case "glass": ShaderSource.glass
+      case "copy": ShaderSource.copy
       default: preconditionFailure("no GLSL file for primitive \(primitive)")
       }
     var source = "#version 300 es\n"

@@ -107,6 +107,16 @@ struct DrawImageUniforms: ShaderUniforms {
   }
 }
 
+/// `copy.glsl`.
+struct CopyUniforms: ShaderUniforms {
+  var parameters: Copy
+
+  func encode(into encoder: inout UniformEncoder) {
+    encoder.set("u_source", .sampler(unit: 0, integer: false))
+    encoder.set("u_offset", .ivec2(Int32(parameters.offset.x), Int32(parameters.offset.y)))
+  }
+}
+
 /// `glass.glsl`.
 struct GlassUniforms: ShaderUniforms {
   var parameters: GlassComposite

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import GLESGlass
+import GlassTestSupport
+
+/// Times scene renders, upload to readback, in a warm process.
+struct SceneBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "scene",
+    abstract: "Time rendering scene files (upload to readback) on each backend, warm.",
+    discussion: """
+      Each scene is rendered --warmup times, then timed --runs times; medians (and
+      minima) of upload + render + readback are printed, with a full-frame calibration
+      pass of the same canvas for scale.
+
+      Example:
+        glass-gpu-bench scene Assets/scenes/landmarks.json
+      """)
+
+  @Argument(help: "Scene files.")
+  var scenes: [String] = ["Assets/scenes/landmarks.json"]
+
+  @Option(help: "Backends to time: gpu, cpu or both.")
+  var backend: String = "both"
+
+  @Option var warmup = 3
+  @Option var runs = 15
+
+  func run() throws {
+    let backends: [BackendChoice] = backend == "both" ? [.gpu, .cpu] : [BackendChoice(rawValue: backend) ?? .gpu]
+    for path in scenes {
+      let file = try SceneFile(path: path)
+      let images = try file.loadImages()
+      print("glass-gpu-bench scene: \(path), \(file.scene.pixelSize) px, median of \(runs) runs after \(warmup) warm-up")
+      for choice in backends {
+        let renderer: Renderer
+        do { renderer = try Renderer(backend: choice) } catch {
+          print("  \(choice.rawValue): unavailable (\(error))")
+          continue
+        }
+        defer { renderer.close() }
+        let totals = try time { t in _ = try renderer.render(file.scene, images: images, timings: &t) }
+        let canvas = RGBAImage(size: file.scene.pixelSize, depth: .eight)
+        let pass = try time { t in _ = try renderer.renderCalibrationPass(on: canvas, timings: &t) }
+        print(
+          String(
+            format: "  %@: %.2f ms (min %.2f)   calibration full-frame pass %.2f ms", choice.rawValue as NSString,
+            totals.median, totals.minimum, pass.median))
+      }
+    }
+  }
+
+  func time(_ body: (inout RenderTimings) throws -> Void) throws -> Stats {
+    var samples: [Double] = []
+    for i in 0..<(warmup + runs) {
+      var t = RenderTimings()
+      try body(&t)
+      if i >= warmup { samples.append(t.uploadMilliseconds + t.renderMilliseconds + t.readbackMilliseconds) }
+    }
+    return Stats(samples)
+  }
+}
+
+/// Shows that glass costs in proportion to its area: 1, 4 and 16 small glass shapes
+/// over a 1920x1080 photo, each drawn over only its own pixels.
+struct GlassScalingBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "glass-scaling",
+    abstract: "Time 0, 1, 4 and 16 small glass shapes on a 1920x1080 canvas: cost grows with glass area.")
+
+  @Option var warmup = 3
+  @Option var runs = 15
+  @Option(help: "Backends to time: gpu, cpu or both.")
+  var backend: String = "both"
+
+  func run() throws {
+    let photo = ProceduralImages.landscape(width: 960, height: 540)
+    let images = ["photo.png": photo]
+    func scene(_ count: Int) -> Scene {
+      var layers: [Layer] = [.image(ImageLayer(source: "photo.png", frame: PointRect(x: 0, y: 0, width: 960, height: 540)))]
+      let columns = 8
+      for i in 0..<count {
+        let x = 40 + Double(i % columns) * 110
+        let y = 60 + Double(i / columns) * 120
+        layers.append(
+          .glass(GlassLayer(glass: .regular, shape: .capsule, frame: PointRect(x: x, y: y, width: 88, height: 44))))
+      }
+      return Scene(size: PointSize(width: 960, height: 540), scale: 2, layers: layers)
+    }
+    let glassPixels = 88 * 44 * 4
+    let backends: [BackendChoice] = backend == "both" ? [.gpu, .cpu] : [BackendChoice(rawValue: backend) ?? .gpu]
+    print("glass-gpu-bench glass-scaling: 1920x1080, capsules of 176x88 px (\(glassPixels) px each), median of \(runs)")
+    for choice in backends {
+      let renderer = try Renderer(backend: choice)
+      defer { renderer.close() }
+      var base = 0.0
+      for count in [0, 1, 4, 16] {
+        let s = scene(count)
+        var samples: [Double] = []
+        for i in 0..<(warmup + runs) {
+          var t = RenderTimings()
+          _ = try renderer.render(s, images: images, timings: &t)
+          if i >= warmup { samples.append(t.uploadMilliseconds + t.renderMilliseconds + t.readbackMilliseconds) }
+        }
+        let median = Stats(samples).median
+        if count == 0 { base = median }
+        let extra = count == 0 ? "" : String(format: "   +%.2f ms for the glass, %.2f ms per shape", median - base, (median - base) / Double(count))
+        print(String(format: "  %@ %2d shapes: %.2f ms%@", choice.rawValue as NSString, count, median, extra as NSString))
+      }
+    }
+  }
+}
