@@ -95,7 +95,10 @@ public struct ShapeOracle: Sendable {
   ) -> [Double] {
     let inner = [(frame.x, frame.y), (frame.maxX, frame.y), (frame.maxX, frame.maxY), (frame.x, frame.maxY)]
     let outer = container.map {
-      [($0.frame.x, $0.frame.y), ($0.frame.maxX, $0.frame.y), ($0.frame.maxX, $0.frame.maxY), ($0.frame.x, $0.frame.maxY)]
+      [
+        ($0.frame.x, $0.frame.y), ($0.frame.maxX, $0.frame.y), ($0.frame.maxX, $0.frame.maxY),
+        ($0.frame.x, $0.frame.maxY),
+      ]
     }
     var radii: [Double] = []
     for (i, rule) in corners.all.enumerated() {
@@ -192,8 +195,10 @@ public struct ShapeOracle: Sendable {
     best = min(best, Self.segmentDistance(px, py, w - br, h, -w + bl, h))
     best = min(best, Self.segmentDistance(px, py, -w, h - bl, -w, -h + tl))
     // Corners: centre and outward signs.
-    let corners = [(-w + tl, -h + tl, -1.0, -1.0, tl), (w - tr, -h + tr, 1, -1, tr), (w - br, h - br, 1, 1, br)]
-      + [(-w + bl, h - bl, -1.0, 1.0, bl)]
+    let corners = [
+      (-w + tl, -h + tl, -1.0, -1.0, tl), (w - tr, -h + tr, 1, -1, tr), (w - br, h - br, 1, 1, br),
+      (-w + bl, h - bl, -1, 1, bl),
+    ]
     for (cx, cy, sx, sy, r) in corners where r > 0 {
       let u = (px - cx) * sx
       let v = (py - cy) * sy
