@@ -116,7 +116,8 @@ public final class Renderer: @unchecked Sendable {
   ) throws -> RGBAImage {
     try scene.validate()
     for (jsonPath, path) in scene.imageReferences where images[path] == nil {
-      throw GlassError(.fileUnreadable, "\(jsonPath): the image \(path) was not loaded; load it with SceneFile.loadImages")
+      throw GlassError(
+        .fileUnreadable, "\(jsonPath): the image \(path) was not loaded; load it with SceneFile.loadImages")
     }
     try PNGCodec.checkPixelLimit(scene.pixelSize, maxPixels: maxPixels, what: "the scene canvas")
     let compiled = try SceneLowering(scene: scene, images: images, depth: depth).lower().compile()

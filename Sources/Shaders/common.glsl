@@ -47,11 +47,6 @@ vec2 canvasToImageCoord(vec2 s) {
 }
 #endif
 
-// Math/SRGB.swift SRGB.decode, for raw 8-bit values of an sRGB canvas.
-float decodeSRGB(float s) {
-  return s <= 0.04045 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4);
-}
-
 // Math/SRGB.swift SRGB.encode.
 float encodeSRGB(float l) {
   l = clamp(l, 0.0, 1.0);
@@ -115,8 +110,11 @@ float roundedBoxDistance(vec2 p, vec2 b, vec4 r, float n) {
 float ellipseDistance(float px, float py, float a, float b) {
   if (a == b) return sqrt(px * px + py * py) - a;
   if (a <= 0.0 || b <= 0.0) return max(px - a, py - b);
-  float tx = 0.70710677;
-  float ty = 0.70710677;
+  float ux = px / a;
+  float uy = py / b;
+  float u = sqrt(ux * ux + uy * uy);
+  float tx = u > 1e-6 ? ux / u : 0.70710677;
+  float ty = u > 1e-6 ? uy / u : 0.70710677;
   for (int i = 0; i < 3; i++) {
     float ex = (a * a - b * b) * tx * tx * tx / a;
     float ey = (b * b - a * a) * ty * ty * ty / b;

@@ -8,7 +8,9 @@ struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "glass-gpu-bench",
     abstract: "Benchmarks of glass-gpu, and the procedural images they use.",
-    subcommands: [ExtendBench.self, ProcessBench.self, SceneBench.self, GlassScalingBench.self, Generate.self, GenerateIcons.self],
+    subcommands: [
+      ExtendBench.self, ProcessBench.self, SceneBench.self, GlassScalingBench.self, Generate.self, GenerateIcons.self,
+    ],
     defaultSubcommand: ExtendBench.self)
 }
 

@@ -31,7 +31,8 @@ struct SceneBench: ParsableCommand {
     for path in scenes {
       let file = try SceneFile(path: path)
       let images = try file.loadImages()
-      print("glass-gpu-bench scene: \(path), \(file.scene.pixelSize) px, median of \(runs) runs after \(warmup) warm-up")
+      print(
+        "glass-gpu-bench scene: \(path), \(file.scene.pixelSize) px, median of \(runs) runs after \(warmup) warm-up")
       for choice in backends {
         let renderer: Renderer
         do { renderer = try Renderer(backend: choice) } catch {
@@ -77,7 +78,9 @@ struct GlassScalingBench: ParsableCommand {
     let photo = ProceduralImages.landscape(width: 960, height: 540)
     let images = ["photo.png": photo]
     func scene(_ count: Int) -> Scene {
-      var layers: [Layer] = [.image(ImageLayer(source: "photo.png", frame: PointRect(x: 0, y: 0, width: 960, height: 540)))]
+      var layers: [Layer] = [
+        .image(ImageLayer(source: "photo.png", frame: PointRect(x: 0, y: 0, width: 960, height: 540)))
+      ]
       let columns = 8
       for i in 0..<count {
         let x = 40 + Double(i % columns) * 110
@@ -104,8 +107,13 @@ struct GlassScalingBench: ParsableCommand {
         }
         let median = Stats(samples).median
         if count == 0 { base = median }
-        let extra = count == 0 ? "" : String(format: "   +%.2f ms for the glass, %.2f ms per shape", median - base, (median - base) / Double(count))
-        print(String(format: "  %@ %2d shapes: %.2f ms%@", choice.rawValue as NSString, count, median, extra as NSString))
+        let extra =
+          count == 0
+          ? ""
+          : String(
+            format: "   +%.2f ms for the glass, %.2f ms per shape", median - base, (median - base) / Double(count))
+        print(
+          String(format: "  %@ %2d shapes: %.2f ms%@", choice.rawValue as NSString, count, median, extra as NSString))
       }
     }
   }

@@ -130,7 +130,9 @@ struct Parity: ParsableCommand {
   @Option(help: ArgumentHelp("Fail when any channel differs by more than N/255.", valueName: "N"))
   var maxDiff: Double = 3
 
-  @Option(help: ArgumentHelp("Fail when more than this percentage of pixels differ by more than 1/255.", valueName: "percent"))
+  @Option(
+    help: ArgumentHelp("Fail when more than this percentage of pixels differ by more than 1/255.", valueName: "percent")
+  )
   var maxShare: Double = 0.1
 
   @Option(help: "Write a picture of the differences here (each channel's difference x16).")
@@ -154,7 +156,8 @@ struct Parity: ParsableCommand {
           + "\(result.pixelsOverOne) pixels (\(String(format: "%.4f", share)) %) over 1/255")
       if result.maxDifference > maxDiff + 1e-9 || share > maxShare {
         throw GlassError(
-          .imagesDiffer, "GPU and CPU differ beyond --max-diff \(JSONValueFormat.number(maxDiff)) / --max-share \(maxShare)")
+          .imagesDiffer,
+          "GPU and CPU differ beyond --max-diff \(JSONValueFormat.number(maxDiff)) / --max-share \(maxShare)")
       }
     }
   }

@@ -203,7 +203,8 @@ public struct MaterialStyle: Hashable, Sendable {
     case .regular: return MaterialStyle(blur: 16, saturation: 1.8, opacity: 0.5, tint: tint)
     case .thick: return MaterialStyle(blur: 22, saturation: 1.8, opacity: 0.64, tint: tint)
     case .ultraThick: return MaterialStyle(blur: 30, saturation: 1.8, opacity: 0.78, tint: tint)
-    case .bar: return MaterialStyle(blur: 16, saturation: 1.8, opacity: 0.7, tint: Color(red: 0.98, green: 0.98, blue: 0.98))
+    case .bar:
+      return MaterialStyle(blur: 16, saturation: 1.8, opacity: 0.7, tint: Color(red: 0.98, green: 0.98, blue: 0.98))
     }
   }
 }

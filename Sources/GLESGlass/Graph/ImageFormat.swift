@@ -8,10 +8,6 @@ public enum ImageFormat: Hashable, Sendable, CustomStringConvertible {
   case srgb8
   /// sRGB-encoded, straight alpha, 16 bits per channel (GL `RGBA16UI`).
   case srgb16
-  /// Premultiplied linear light stored sRGB-encoded in 8 bits per channel (GL
-  /// `SRGB8_ALPHA8`: the GPU decodes on read, and blends in linear light before it
-  /// encodes). The canvas of an 8-bit scene: a quarter the traffic of `linearHalf`.
-  case premultipliedSRGB8
 
   /// The encoded format of an image depth.
   public static func encoded(_ depth: RGBAImage.Depth) -> ImageFormat {
@@ -19,10 +15,7 @@ public enum ImageFormat: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Bytes per pixel.
-  public var bytesPerPixel: Int { self == .srgb8 || self == .premultipliedSRGB8 ? 4 : 8 }
-
-  /// True for formats a pass may blend into (premultiplied linear values).
-  public var isPremultiplied: Bool { self == .linearHalf || self == .premultipliedSRGB8 }
+  public var bytesPerPixel: Int { self == .srgb8 ? 4 : 8 }
 
   /// `linear-half`, `srgb8` or `srgb16`.
   public var description: String {
@@ -30,7 +23,6 @@ public enum ImageFormat: Hashable, Sendable, CustomStringConvertible {
     case .linearHalf: "linear-half"
     case .srgb8: "srgb8"
     case .srgb16: "srgb16"
-    case .premultipliedSRGB8: "premultiplied-srgb8"
     }
   }
 }

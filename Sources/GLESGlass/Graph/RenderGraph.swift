@@ -108,7 +108,7 @@ public struct RenderGraph: Sendable {
     _ name: String, _ primitive: Primitive, inputs: [ImageHandle], output: ImageHandle, rect: PixelRect,
     blend: Bool = false
   ) {
-    precondition(!blend || self[output].descriptor.format.isPremultiplied, "only premultiplied images blend")
+    precondition(!blend || self[output].descriptor.format == .linearHalf, "only linear images blend")
     passes.append(Pass(name: name, primitive: primitive, inputs: inputs, output: output, rect: rect, blend: blend))
   }
 

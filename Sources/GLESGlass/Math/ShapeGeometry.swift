@@ -38,7 +38,8 @@ public struct ShapeGeometry: Hashable, Sendable {
   /// corner point against 0.41 r) while it starts more gently.
   public static let continuousExtent = 1.5
 
-  /// A box with corners; radii are clamped to `[0, min(halfSize)]`.
+  /// A box with corners; radii are clamped to `[0, min(halfSize)]`; `exponent` is
+  /// 2 (circular) or 3 (continuous).
   public init(
     roundedBoxCenter center: SIMD2<Float>, halfSize: SIMD2<Float>, radii: SIMD4<Float>,
     exponent: Float = ShapeGeometry.circularExponent
@@ -48,6 +49,7 @@ public struct ShapeGeometry: Hashable, Sendable {
     self.halfSize = SIMD2(max(halfSize.x, 0), max(halfSize.y, 0))
     let limit = min(self.halfSize.x, self.halfSize.y)
     self.radii = radii.replacing(with: 0, where: radii .< 0).replacing(with: limit, where: radii .> limit)
+    precondition(exponent == Self.circularExponent || exponent == Self.continuousExponent, "exponent 2 or 3")
     self.exponent = exponent
   }
 
@@ -130,8 +132,7 @@ public enum ShapeSDF {
   ///
   ///     q = |p| - b + r;   d = min(max(q.x, q.y), 0) + |max(q, 0)|_n - r
   @inlinable
-  public static func roundedBox(_ px: Float, _ py: Float, _ b: SIMD2<Float>, _ r: SIMD4<Float>, _ n: Float) -> Float
-  {
+  public static func roundedBox(_ px: Float, _ py: Float, _ b: SIMD2<Float>, _ r: SIMD4<Float>, _ n: Float) -> Float {
     let radius = px < 0 ? (py < 0 ? r.x : r.w) : (py < 0 ? r.y : r.z)
     let qx = abs(px) - b.x + radius
     let qy = abs(py) - b.y + radius
@@ -159,8 +160,13 @@ public enum ShapeSDF {
   public static func ellipse(_ px: Float, _ py: Float, _ a: Float, _ b: Float) -> Float {
     if a == b { return (px * px + py * py).squareRoot() - a }
     if a <= 0 || b <= 0 { return max(px - a, py - b) }
-    var tx: Float = 0.707_106_77
-    var ty: Float = 0.707_106_77
+    // Start from the point's own direction on the unit circle: near the ends of a
+    // long ellipse a fixed 45-degree start needs more steps than three.
+    let ux = px / a
+    let uy = py / b
+    let u = (ux * ux + uy * uy).squareRoot()
+    var tx: Float = u > 1e-6 ? ux / u : 0.707_106_77
+    var ty: Float = u > 1e-6 ? uy / u : 0.707_106_77
     for _ in 0..<3 {
       let ex = (a * a - b * b) * tx * tx * tx / a
       let ey = (b * b - a * a) * ty * ty * ty / b

@@ -17,6 +17,7 @@ public indirect enum JSONValue: Hashable, Sendable {
   /// An object, keys in file order.
   case object([(key: String, value: JSONValue)])
 
+  /// Equal values; objects compare keys in order.
   public static func == (a: JSONValue, b: JSONValue) -> Bool {
     switch (a, b) {
     case (.null, .null): return true
@@ -30,6 +31,7 @@ public indirect enum JSONValue: Hashable, Sendable {
     }
   }
 
+  /// Hashes the value and, for objects, keys in order.
   public func hash(into hasher: inout Hasher) {
     switch self {
     case .null: hasher.combine(0)
@@ -212,7 +214,8 @@ public indirect enum JSONValue: Hashable, Sendable {
     }
 
     mutating func hex4() throws(JSONSyntaxError) -> UInt32 {
-      guard index + 4 <= bytes.count, let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+      guard index + 4 <= bytes.count,
+        let code = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
       else { throw error("an invalid \\u escape") }
       index += 4
       return code

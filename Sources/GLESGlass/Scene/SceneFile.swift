@@ -31,7 +31,8 @@ public struct SceneFile: Sendable {
 
   /// The file path of an image path of the scene.
   public func resolve(_ imagePath: String) -> String {
-    imagePath.hasPrefix("/") || directory.isEmpty ? imagePath : (directory as NSString).appendingPathComponent(imagePath)
+    imagePath.hasPrefix("/") || directory.isEmpty
+      ? imagePath : (directory as NSString).appendingPathComponent(imagePath)
   }
 
   /// Decodes every image the scene names, once each. A missing, unreadable or

@@ -39,7 +39,8 @@ struct JSONNode {
       throw JSONNode(value: .null, path: child(key)).fail(
         "unknown field; the fields here are \(allowed.map { "\"\($0)\"" }.joined(separator: ", "))")
     }
-    return JSONObject(members: Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }), node: self)
+    return JSONObject(
+      members: Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }), node: self)
   }
 
   /// One of `choices`, by name.
@@ -209,7 +210,9 @@ extension Scene {
       let o = try node.object(["type", "corners", "isUniform"])
       var corners = ConcentricCorners(.concentric)
       if let c = o["corners"] {
-        if case .object(let m) = c.value, m.contains(where: { ["topLeading", "topTrailing", "bottomTrailing", "bottomLeading"].contains($0.key) }) {
+        if case .object(let m) = c.value,
+          m.contains(where: { ["topLeading", "topTrailing", "bottomTrailing", "bottomLeading"].contains($0.key) })
+        {
           let per = try c.object(["topLeading", "topTrailing", "bottomTrailing", "bottomLeading"])
           let corner = { (key: String) in try per[key].map(concentricCorner) ?? .concentric }
           corners = ConcentricCorners(
@@ -247,7 +250,9 @@ extension Scene {
   static let layerTypes = ["image", "shape", "material", "glass", "glassContainer"]
 
   static func layer(_ node: JSONNode) throws -> Layer {
-    guard case .object(let members) = node.value else { throw node.fail("expected an object, found \(node.value.kind)") }
+    guard case .object(let members) = node.value else {
+      throw node.fail("expected an object, found \(node.value.kind)")
+    }
     guard let typeValue = members.first(where: { $0.key == "type" })?.value else {
       throw node.fail("missing the field \"type\" (\(layerTypes.joined(separator: ", ")))")
     }
@@ -410,7 +415,9 @@ extension Scene {
     case .circle: return .string("circle")
     case .ellipse: return .string("ellipse")
     case .roundedRect(let r, let style):
-      return .object([("type", .string("roundedRect")), ("cornerRadius", .number(r)), ("style", .string(style.rawValue))])
+      return .object([
+        ("type", .string("roundedRect")), ("cornerRadius", .number(r)), ("style", .string(style.rawValue)),
+      ])
     case .unevenRoundedRect(let r, let style):
       return .object([
         ("type", .string("unevenRoundedRect")), ("topLeading", .number(r.topLeading)),
@@ -434,7 +441,12 @@ extension Scene {
 
   static func encode(_ container: ContainerShape?) -> [(key: String, value: JSONValue)] {
     guard let container else { return [] }
-    return [("containerShape", .object([("frame", encode(container.frame)), ("cornerRadius", .number(container.cornerRadius))]))]
+    return [
+      (
+        "containerShape",
+        .object([("frame", encode(container.frame)), ("cornerRadius", .number(container.cornerRadius))])
+      )
+    ]
   }
 
   static func encode(_ glass: GlassLayer, typed: Bool) -> JSONValue {

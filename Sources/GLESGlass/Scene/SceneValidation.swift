@@ -8,7 +8,7 @@ extension Scene {
   /// (`layers[2].frame.width`) and the range. Scenes read from JSON are validated
   /// already; scenes built in Swift are validated before they render.
   public func validate() throws {
-    var v = SceneValidator()
+    let v = SceneValidator()
     try v.check("size.width", size.width, 1...Self.maximumSidePoints, "pt")
     try v.check("size.height", size.height, 1...Self.maximumSidePoints, "pt")
     guard [1, 2, 3].contains(scale) else { throw v.fail("scale", "\(scale) is not 1, 2 or 3") }
@@ -25,7 +25,8 @@ extension Scene {
         try v.shape("\(at).clipShape", l.clipShape, container: nil)
         if let e = l.backgroundExtension {
           let limit = BackgroundExtensionEffect.maximumInsetPixels / Double(scale)
-          for (name, value) in [("leading", e.leading), ("trailing", e.trailing), ("top", e.top), ("bottom", e.bottom)] {
+          for (name, value) in [("leading", e.leading), ("trailing", e.trailing), ("top", e.top), ("bottom", e.bottom)]
+          {
             try v.check("\(at).backgroundExtensionEffect.\(name)", value, 0...limit, "pt")
           }
           try v.check(

@@ -43,7 +43,7 @@ final class CPUImage {
     case .linearHalf:
       if allocate { linear = [SIMD4<Float>](repeating: .zero, count: descriptor.size.pixelCount) }
       encoded = RGBAImage(size: PixelSize(width: 0, height: 0), depth: .eight)
-    case .srgb8, .premultipliedSRGB8:
+    case .srgb8:
       encoded = RGBAImage(size: descriptor.size, depth: .eight)
     case .srgb16:
       encoded = RGBAImage(size: descriptor.size, depth: .sixteen)
@@ -138,11 +138,7 @@ extension CPUBackend: RenderBackend {
       switch pass.primitive {
       case .fill: break
       case .copy(let p):
-        if input.descriptor.format == .premultipliedSRGB8 {
-          CPUKernels.copy(p, encoded: input.encoded, rect: pass.rect, target: target)
-        } else {
-          withSource(input) { CPUKernels.copy(p, source: $0, rect: pass.rect, target: target) }
-        }
+        withSource(input) { CPUKernels.copy(p, source: $0, rect: pass.rect, target: target) }
       case .drawImage(let p):
         withSource(input) { CPUKernels.drawImage(p, source: $0, rect: pass.rect, target: target) }
       case .glass(let p):

@@ -67,7 +67,8 @@ extension CPUKernels {
   static func gaussianEdge(_ u: Float) -> Float {
     let z = abs(u) * 0.707_106_78
     let t = 1 / (1 + 0.327_591_1 * z)
-    let poly = t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))))
+    let poly =
+      t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))))
     let tail = 0.5 * poly * expf(-z * z)
     return u >= 0 ? tail : 1 - tail
   }
@@ -143,26 +144,6 @@ extension CPUKernels {
         for x in rect.x..<rect.maxX {
           let sx = reflectIndex(x + p.offset.x, count: source.width)
           target.store(source.pixels[sy * source.width + sx], x: x, y: y)
-        }
-      }
-    }
-  }
-
-  /// The same from a `premultipliedSRGB8` image, decoded as the GPU's sampler does.
-  static func copy(_ p: Copy, encoded: RGBAImage, rect: PixelRect, target: Target) {
-    guard case .eight(let bytes) = encoded.samples else { preconditionFailure("an 8-bit canvas") }
-    let decode = SRGB.decode8
-    bytes.withUnsafeBufferPointer { bytes in
-      parallelRows(rect.y..<rect.maxY, cost: rect.pixelCount) { rows in
-        for y in rows {
-          let sy = reflectIndex(y + p.offset.y, count: encoded.height)
-          for x in rect.x..<rect.maxX {
-            let sx = reflectIndex(x + p.offset.x, count: encoded.width)
-            let s = 4 * (sy * encoded.width + sx)
-            let value = SIMD4(
-              decode[Int(bytes[s])], decode[Int(bytes[s + 1])], decode[Int(bytes[s + 2])], Float(bytes[s + 3]) / 255)
-            target.store(value, x: x, y: y)
-          }
         }
       }
     }

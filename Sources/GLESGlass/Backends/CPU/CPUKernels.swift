@@ -31,20 +31,6 @@ enum CPUKernels {
       case .linearHalf:
         let p = linear.unsafelyUnwrapped + index
         p.pointee = Half.round(blend ? value + p.pointee * (1 - value.w) : value)
-      case .premultipliedSRGB8:
-        // GL SRGB8_ALPHA8: decode what is there, blend in linear light, encode.
-        let p = bytes.unsafelyUnwrapped + 4 * index
-        var v = value
-        if blend {
-          let decode = SRGB.decode8
-          let dst = SIMD4(decode[Int(p[0])], decode[Int(p[1])], decode[Int(p[2])], Float(p[3]) / 255)
-          v = value + dst * (1 - value.w)
-        }
-        let tables = SRGB.encode8Tables
-        p[0] = tables.encode(v.x)
-        p[1] = tables.encode(v.y)
-        p[2] = tables.encode(v.z)
-        p[3] = UInt8((min(max(v.w, 0), 1) * 255 + 0.5).rounded(.down))
       case .srgb8:
         let p = bytes.unsafelyUnwrapped + 4 * index
         let c = OutputEncoding.straight(value)

@@ -166,10 +166,6 @@ final class GLESState {
   private var programs: [ProgramKey: GLProgram] = [:]
   private var vertexArray: GLuint = 0
   /// Sampler objects: bilinear and nearest, both mirrored at the edges.
-  /// GL_EXT_texture_sRGB_decode: sRGB textures can be read undecoded.
-  private lazy var skipsSRGBDecode: Bool = glString(GL_EXTENSIONS).split(separator: " ").contains("GL_EXT_texture_sRGB_decode")
-  /// Reads an sRGB texture's raw codes (decoded exactly in the shader).
-  private var rawSampler: GLuint = 0
   private var linearSampler: GLuint = 0
   private var nearestSampler: GLuint = 0
   private var liveTextures = 0
@@ -227,7 +223,7 @@ final class GLESState {
   /// 3.1 only with EXT_color_buffer_(half_)float: find out now, so that `auto`
   /// falls back to the CPU rather than failing mid-render.
   private func checkRenderable() throws {
-    for format in [ImageFormat.linearHalf, .srgb8, .srgb16, .premultipliedSRGB8] {
+    for format in [ImageFormat.linearHalf, .srgb8, .srgb16] {
       let descriptor = ImageDescriptor(size: PixelSize(width: 1, height: 1), format: format)
       let texture = try makeTexture(descriptor)
       defer { delete(texture) }
@@ -257,7 +253,7 @@ final class GLESState {
     }
     for name in [
       "GL_EXT_color_buffer_float", "GL_EXT_color_buffer_half_float", "GL_OES_texture_float_linear",
-      "GL_EXT_texture_norm16", "GL_KHR_debug", "GL_EXT_disjoint_timer_query", "GL_EXT_texture_sRGB_decode",
+      "GL_EXT_texture_norm16", "GL_KHR_debug", "GL_EXT_disjoint_timer_query",
     ] {
       extensions[name] = glExtensions.contains(name)
     }
@@ -289,8 +285,6 @@ final class GLESState {
       glEnum(GL_TEXTURE_2D), 1, format.internalFormat, GLsizei(descriptor.size.width),
       GLsizei(descriptor.size.height))
     // Filtering and wrapping come from the sampler objects bound with each pass.
-    // An sRGB canvas is read raw and decoded exactly in the shader (SOURCE_SRGB_RAW):
-    // llvmpipe's own decode is off by up to a third of a code.
     liveTextures += 1
     let texture = GLTexture(name: name, descriptor: descriptor)
     do {
@@ -425,7 +419,7 @@ final class GLESState {
     let input = inputs.first
     let outputDefine: String =
       switch output.descriptor.format {
-      case .linearHalf, .premultipliedSRGB8: "OUTPUT_LINEAR_HALF"
+      case .linearHalf: "OUTPUT_LINEAR_HALF"
       case .srgb8: "OUTPUT_SRGB8"
       case .srgb16: "OUTPUT_SRGB16"
       }
@@ -469,8 +463,9 @@ final class GLESState {
       try program.apply(GlassUniforms(parameters: parameters))
     case .copy(let parameters):
       var defines = [outputDefine]
-      if input?.descriptor.format == .premultipliedSRGB8 && skipsSRGBDecode { defines.append("SOURCE_SRGB_RAW") }
-      if let input, PixelRect(size: input.descriptor.size).contains(pass.rect.offsetBy(parameters.offset.x, parameters.offset.y)) {
+      if let input,
+        PixelRect(size: input.descriptor.size).contains(pass.rect.offsetBy(parameters.offset.x, parameters.offset.y))
+      {
         defines.append("COPY_INSIDE")
       }
       program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: defines))
@@ -491,17 +486,7 @@ final class GLESState {
       case .convolve, .mirrorExtend, .fill, .drawImage, .glass, .copy: nearest = true
       case .downsample, .upsample: nearest = GLFormat(input.descriptor.format).isInteger
       }
-      var sampler = nearest ? nearestSampler : linearSampler
-      if input.descriptor.format == .premultipliedSRGB8 && skipsSRGBDecode {
-        if rawSampler == 0 {
-          glGenSamplers(1, &rawSampler)
-          glSamplerParameteri(rawSampler, glEnum(GL_TEXTURE_MIN_FILTER), GL_NEAREST)
-          glSamplerParameteri(rawSampler, glEnum(GL_TEXTURE_MAG_FILTER), GL_NEAREST)
-          glSamplerParameteri(rawSampler, 0x8A48, 0x8A4A)  // TEXTURE_SRGB_DECODE_EXT = SKIP_DECODE_EXT
-        }
-        sampler = rawSampler
-      }
-      glBindSampler(0, sampler)
+      glBindSampler(0, nearest ? nearestSampler : linearSampler)
     }
     if pass.blend {
       glEnable(glEnum(GL_BLEND))
@@ -547,7 +532,6 @@ final class GLESState {
     glDeleteVertexArrays(1, &vertexArray)
     glDeleteSamplers(1, &linearSampler)
     glDeleteSamplers(1, &nearestSampler)
-    if rawSampler != 0 { glDeleteSamplers(1, &rawSampler) }
     eglMakeCurrent(connection.display, cegl_no_surface(), cegl_no_surface(), cegl_no_context())
     eglDestroyContext(connection.display, context)
     eglReleaseThread()

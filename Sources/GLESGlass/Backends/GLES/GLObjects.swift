@@ -33,11 +33,6 @@ struct GLFormat {
       self.format = glEnum(GL_RGBA)
       self.type = glEnum(GL_HALF_FLOAT)
       self.isInteger = false
-    case .premultipliedSRGB8:
-      self.internalFormat = glEnum(GL_SRGB8_ALPHA8)
-      self.format = glEnum(GL_RGBA)
-      self.type = glEnum(GL_UNSIGNED_BYTE)
-      self.isInteger = false
     case .srgb8:
       self.internalFormat = glEnum(GL_RGBA8)
       self.format = glEnum(GL_RGBA)
