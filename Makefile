@@ -38,6 +38,8 @@ demo: release
 bench: release
 	.build/release/glass-gpu-bench extend
 	.build/release/glass-gpu-bench process
+	.build/release/glass-gpu-bench scene Assets/scenes/landmarks.json
+	.build/release/glass-gpu-bench glass-scaling
 
 # Regenerates the demo photos and icons from their procedural descriptions.
 assets: release
@@ -49,6 +51,8 @@ assets: release
 docs-images: release
 	.build/release/glass-gpu-bench generate /tmp/glass-gpu-readme.png --width 960 --height 540
 	.build/release/glass-gpu extend /tmp/glass-gpu-readme.png -o docs/images/extend.png --leading 240 --trailing 180 --sigma 18 --compression 12
+	scripts/demo.sh
+	.build/release/glass-gpu-bench contact-sheet docs/images/contact-sheet.png out/landmarks-gpu.png out/badges-gpu.png out/capsules-gpu.png out/material-gpu.png out/concentric-gpu.png out/signin-gpu.png --columns 3 --cell-width 480 --cell-height 300 --gap 12
 
 clean:
 	rm -rf .build out

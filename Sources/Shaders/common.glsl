@@ -157,5 +157,11 @@ vec2 shapeNormal(vec2 p) {
 }
 #endif
 
+#ifdef FULL_COVERAGE
+// The backend knows the shape covers every pixel of the pass (a rectangle on
+// whole pixels around it): ShapeGeometry.coverage is 1 there.
+float shapeCoverage(vec2 p) { return 1.0; }
+#endif
+
 // Blend: premultiplied source over what the target holds is GL blending
 // (ONE, ONE_MINUS_SRC_ALPHA), set by the backend for passes that blend.

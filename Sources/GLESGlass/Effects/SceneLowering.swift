@@ -188,18 +188,33 @@ struct SceneLowering {
     let clip = layer.clipShape.geometry(in: pointFrame(frame), scale: scale)
     let rect = frame.intersection(canvasRect)
     guard !rect.isEmpty else { return }
+    // An opaque image filling its pixels replaces what is under it: no blend to pay.
+    let replaces =
+      clip.coversFully(rect) && fitted.isOpaque && !(layer.contentMode == .fit && fitted.size != frame.size)
     graph.addPass(
       "\(name) image", .drawImage(DrawImage(origin: PixelPoint(x: frame.x, y: frame.y), clip: clip)),
-      inputs: [source], output: canvas, rect: rect, blend: true)
+      inputs: [source], output: canvas, rect: rect, blend: !replaces)
   }
 
   private func lowerShape(_ layer: ShapeLayer, name: String, canvas: ImageHandle, into graph: inout RenderGraph) {
     let shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape)
-    let rect = shape.pixelBounds().intersection(canvasRect)
+    // A rectangle on whole pixels touches exactly its frame; other shapes their
+    // bounds grown by a pixel for the anti-aliased edge.
+    let aligned = pixelFrame(layer.frame)
+    let bounds = shape.coversFully(aligned) ? aligned : shape.pixelBounds()
+    let rect = bounds.intersection(canvasRect)
     guard !rect.isEmpty else { return }
+    let opaque: Bool
+    switch layer.fill {
+    case .color(let c): opaque = c.opacity == 1
+    case .linearGradient(let g, _, _), .radialGradient(let g, _, _, _):
+      opaque = g.stops.allSatisfy { $0.color.opacity == 1 }
+    }
+    // An opaque fill covering every pixel it touches replaces them.
+    let replaces = opaque && shape.coversFully(rect)
     graph.addPass(
       "\(name) fill", .fill(FillShape(shape: shape, paint: paint(layer.fill, in: layer.frame))), inputs: [],
-      output: canvas, rect: rect, blend: true)
+      output: canvas, rect: rect, blend: !replaces)
   }
 
   // MARK: Glass and materials

@@ -108,6 +108,15 @@ public struct ShapeGeometry: Hashable, Sendable {
     return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
   }
 
+  /// True when the shape covers every pixel of `rect` fully (coverage 1): a
+  /// rectangle with square corners whose edges lie on or outside the rect's.
+  public func coversFully(_ rect: PixelRect) -> Bool {
+    guard kind == .roundedBox, radii == .zero else { return false }
+    let b = bounds
+    return b.minX <= Double(rect.x) && b.minY <= Double(rect.y) && b.maxX >= Double(rect.maxX)
+      && b.maxY >= Double(rect.maxY)
+  }
+
   /// The same shape scaled about its centre by `factor`.
   public func scaled(by factor: Float) -> ShapeGeometry {
     var copy = self

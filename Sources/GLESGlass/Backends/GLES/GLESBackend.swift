@@ -450,13 +450,17 @@ final class GLESState {
       glUseProgram(program.name)
       try program.apply(UpsampleUniforms(parameters: parameters))
     case .fill(let parameters):
-      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: ["SHAPE", outputDefine]))
+      let full = parameters.shape.coversFully(pass.rect)
+      program = try self.program(
+        ProgramKey(primitive: pass.primitive.name, defines: [full ? "FULL_COVERAGE" : "SHAPE", outputDefine]))
       glUseProgram(program.name)
-      try program.apply(FillUniforms(parameters: parameters))
+      try program.apply(FillUniforms(parameters: parameters, fullCoverage: full))
     case .drawImage(let parameters):
-      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: ["SHAPE", outputDefine]))
+      let full = parameters.clip.coversFully(pass.rect)
+      program = try self.program(
+        ProgramKey(primitive: pass.primitive.name, defines: [full ? "FULL_COVERAGE" : "SHAPE", outputDefine]))
       glUseProgram(program.name)
-      try program.apply(DrawImageUniforms(parameters: parameters))
+      try program.apply(DrawImageUniforms(parameters: parameters, fullCoverage: full))
     case .glass(let parameters):
       program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: ["SHAPE", outputDefine]))
       glUseProgram(program.name)

@@ -83,6 +83,8 @@ struct ShapeUniforms: ShaderUniforms {
 /// `fill.glsl`.
 struct FillUniforms: ShaderUniforms {
   var parameters: FillShape
+  /// FULL_COVERAGE: the shape's uniforms are not in the program.
+  var fullCoverage: Bool
 
   func encode(into encoder: inout UniformEncoder) {
     let paint = parameters.paint
@@ -92,18 +94,20 @@ struct FillUniforms: ShaderUniforms {
     encoder.set("u_colors", .vec4Array(paint.colors + [SIMD4<Float>](repeating: .zero, count: padding)))
     encoder.set("u_locations", .floatArray(paint.locations + [Float](repeating: 1, count: padding)))
     encoder.set("u_geometry", .vec4(paint.geometry))
-    ShapeUniforms(shape: parameters.shape).encode(into: &encoder)
+    if !fullCoverage { ShapeUniforms(shape: parameters.shape).encode(into: &encoder) }
   }
 }
 
 /// `draw_image.glsl`.
 struct DrawImageUniforms: ShaderUniforms {
   var parameters: DrawImage
+  /// FULL_COVERAGE: the clip's uniforms are not in the program.
+  var fullCoverage: Bool
 
   func encode(into encoder: inout UniformEncoder) {
     encoder.set("u_source", .sampler(unit: 0, integer: false))
     encoder.set("u_origin", .ivec2(Int32(parameters.origin.x), Int32(parameters.origin.y)))
-    ShapeUniforms(shape: parameters.clip).encode(into: &encoder)
+    if !fullCoverage { ShapeUniforms(shape: parameters.clip).encode(into: &encoder) }
   }
 }
 
