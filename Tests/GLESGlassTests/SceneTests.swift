@@ -356,3 +356,43 @@ struct SceneCLITests {
     }
   }
 }
+
+@Suite("Scene schema")
+struct SceneSchemaTests {
+  static let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("docs/scene.schema.json")
+
+  /// The schema is written by hand: its optics must be the table's, with the same ranges.
+  @Test("the JSON Schema lists every optical parameter with the table's range")
+  func opticsMatchTheTable() throws {
+    let root = try JSONValue.parse(Array(try Data(contentsOf: Self.schema)))
+    func member(_ value: JSONValue, _ key: String) -> JSONValue? {
+      if case .object(let members) = value { return members.first { $0.key == key }?.value }
+      return nil
+    }
+    guard let defs = member(root, "$defs"), let optics = member(defs, "optics"),
+      case .object(let properties)? = member(optics, "properties")
+    else {
+      Issue.record("no $defs.optics.properties in \(Self.schema.path)")
+      return
+    }
+    #expect(properties.map(\.key).sorted() == GlassOptics.parameterTable.map(\.name).sorted())
+    for spec in GlassOptics.parameterTable {
+      guard let property = properties.first(where: { $0.key == spec.name })?.value else { continue }
+      #expect(member(property, "minimum") == .number(spec.minimum), "\(spec.name) minimum")
+      #expect(member(property, "maximum") == .number(spec.maximum), "\(spec.name) maximum")
+    }
+  }
+
+  @Test("a colour is hex digits only")
+  func hexDigits() {
+    for text in ["#+fffff", "#-00000", "#12345g"] {
+      #expect(throws: GlassError.self) {
+        _ = try Scene(
+          json: Array(
+            #"{"version": 1, "size": {"width": 4, "height": 4}, "background": "COLOR"}"#
+              .replacingOccurrences(of: "COLOR", with: text).utf8))
+      }
+    }
+  }
+}

@@ -89,7 +89,9 @@ extension Scene {
     let o = try node.object(["version", "size", "scale", "background", "layers"])
     let version = try o.required("version")
     guard try version.number() == Double(Scene.formatVersion) else {
-      throw version.fail("this is version \(Scene.formatVersion) of glass-gpu; it reads scene format version 1")
+      throw version.fail(
+        "this glass-gpu reads scene format version \(Scene.formatVersion) only; write \"version\": \(Scene.formatVersion)"
+      )
     }
     let size = try o.required("size")
     let s = try size.object(["width", "height"])
@@ -126,7 +128,8 @@ extension Scene {
     let text = try node.string()
     if let named = Color.named[text] { return named }
     let digits = text.hasPrefix("#") ? String(text.dropFirst()) : ""
-    guard digits.count == 6 || digits.count == 8, let value = UInt64(digits, radix: 16) else {
+    guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit), let value = UInt64(digits, radix: 16)
+    else {
       throw node.fail(
         "\"\(text)\" is not a colour; write \"#RRGGBB\", \"#RRGGBBAA\", a name (\(Color.named.keys.sorted().joined(separator: ", "))) or {\"red\", \"green\", \"blue\", \"opacity\"}"
       )
