@@ -106,10 +106,9 @@ float roundedBoxDistance(vec2 p, vec2 b, vec4 r, float n) {
   return min(max(qx, qy), 0.0) + outside - radius;
 }
 
-// ShapeSDF.ellipse: three steps of Chou's closest-point iteration.
-float ellipseDistance(float px, float py, float a, float b) {
-  if (a == b) return sqrt(px * px + py * py) - a;
-  if (a <= 0.0 || b <= 0.0) return max(px - a, py - b);
+// ShapeSDF.ellipseClosest: the closest point (a tx, b ty), by three steps of Chou's
+// curvature-based iteration from the point's own direction.
+vec2 ellipseClosest(float px, float py, float a, float b) {
   float ux = px / a;
   float uy = py / b;
   float u = sqrt(ux * ux + uy * uy);
@@ -130,11 +129,45 @@ float ellipseDistance(float px, float py, float a, float b) {
     tx /= t;
     ty /= t;
   }
-  float dx = px - a * tx;
-  float dy = py - b * ty;
+  return vec2(tx, ty);
+}
+
+// ShapeSDF.ellipse.
+float ellipseDistance(float px, float py, float a, float b) {
+  if (a == b) return sqrt(px * px + py * py) - a;
+  if (a <= 0.0 || b <= 0.0) return max(px - a, py - b);
+  vec2 t = ellipseClosest(px, py, a, b);
+  float dx = px - a * t.x;
+  float dy = py - b * t.y;
   float d = sqrt(dx * dx + dy * dy);
   bool inside = (px / a) * (px / a) + (py / b) * (py / b) < 1.0;
   return inside ? -d : d;
+}
+
+// ShapeSDF.roundedBoxNormal.
+vec2 roundedBoxNormal(float ax, float ay, vec2 b, float radius, float n) {
+  float qx = ax - b.x + radius;
+  float qy = ay - b.y + radius;
+  if (qx > 0.0 && qy > 0.0) {
+    float gx = n == 2.0 ? qx : qx * qx;
+    float gy = n == 2.0 ? qy : qy * qy;
+    float len = sqrt(gx * gx + gy * gy);
+    return vec2(gx / len, gy / len);
+  }
+  return qx > qy ? vec2(1.0, 0.0) : vec2(0.0, 1.0);
+}
+
+// ShapeSDF.ellipseNormal.
+vec2 ellipseNormal(float px, float py, float a, float b) {
+  if (a == b || a <= 0.0 || b <= 0.0) {
+    float len = sqrt(px * px + py * py);
+    return len > 1e-6 ? vec2(px / len, py / len) : vec2(0.0, 1.0);
+  }
+  vec2 t = ellipseClosest(px, py, a, b);
+  float nx = t.x / a;
+  float ny = t.y / b;
+  float len = sqrt(nx * nx + ny * ny);
+  return vec2(nx / len, ny / len);
 }
 
 // ShapeGeometry.distance at pixel position p (y down).
@@ -148,12 +181,19 @@ float shapeDistance(vec2 p) {
 // ShapeGeometry.coverage.
 float shapeCoverage(vec2 p) { return clamp(0.5 - shapeDistance(p), 0.0, 1.0); }
 
-// ShapeGeometry.normal: central differences half a pixel apart.
+// ShapeGeometry.normal.
 vec2 shapeNormal(vec2 p) {
-  float gx = shapeDistance(p + vec2(0.5, 0.0)) - shapeDistance(p - vec2(0.5, 0.0));
-  float gy = shapeDistance(p + vec2(0.0, 0.5)) - shapeDistance(p - vec2(0.0, 0.5));
-  float len = sqrt(gx * gx + gy * gy);
-  return len > 1e-6 ? vec2(gx / len, gy / len) : vec2(0.0);
+  float px = p.x - u_shapeBox.x;
+  float py = p.y - u_shapeBox.y;
+  vec2 n;
+  if (u_shapeKind == 0) {
+    vec4 r = u_shapeRadii;
+    float radius = px < 0.0 ? (py < 0.0 ? r.x : r.w) : (py < 0.0 ? r.y : r.z);
+    n = roundedBoxNormal(abs(px), abs(py), u_shapeBox.zw, radius, u_shapeExponent);
+  } else {
+    n = ellipseNormal(abs(px), abs(py), u_shapeBox.z, u_shapeBox.w);
+  }
+  return vec2(px < 0.0 ? -n.x : n.x, py < 0.0 ? -n.y : n.y);
 }
 #endif
 

@@ -81,7 +81,7 @@ void main() {
     if (rimWidth > 0.0) {
       float band = clamp(1.0 - depth / rimWidth, 0.0, 1.0);
       float lit = dot(n, u_rim.zw);
-      float rim = band * (u_rim.x * max(lit, 0.0) * max(lit, 0.0) + u_rim.y * max(-lit, 0.0) * max(-lit, 0.0));
+      float rim = band * (u_rim.x * max(lit, 0.0) + u_rim.y * max(-lit, 0.0));
       body = body + (vec4(1.0) - body) * rim;
     }
     if (u_glow.x > 0.0) {

@@ -76,44 +76,56 @@ struct GlassScalingBench: ParsableCommand {
 
   func run() throws {
     let photo = ProceduralImages.landscape(width: 960, height: 540)
+    let photo1080 = ProceduralImages.landscape(width: 1920, height: 1080)
     let images = ["photo.png": photo]
-    func scene(_ count: Int) -> Scene {
+    func scene(_ count: Int, contained: Bool = false) -> Scene {
       var layers: [Layer] = [
         .image(ImageLayer(source: "photo.png", frame: PointRect(x: 0, y: 0, width: 960, height: 540)))
       ]
       let columns = 8
-      for i in 0..<count {
-        let x = 40 + Double(i % columns) * 110
-        let y = 60 + Double(i / columns) * 120
-        layers.append(
-          .glass(GlassLayer(glass: .regular, shape: .capsule, frame: PointRect(x: x, y: y, width: 88, height: 44))))
+      let glass = (0..<count).map { i in
+        GlassLayer(
+          glass: .regular, shape: .capsule,
+          frame: PointRect(x: 40 + Double(i % columns) * 110, y: 60 + Double(i / columns) * 120, width: 88, height: 44))
       }
+      layers += contained ? [.container(GlassContainer(spacing: 20, glass: glass))] : glass.map { .glass($0) }
       return Scene(size: PointSize(width: 960, height: 540), scale: 2, layers: layers)
     }
-    let glassPixels = 88 * 44 * 4
     let backends: [BackendChoice] = backend == "both" ? [.gpu, .cpu] : [BackendChoice(rawValue: backend) ?? .gpu]
-    print("glass-gpu-bench glass-scaling: 1920x1080, capsules of 176x88 px (\(glassPixels) px each), median of \(runs)")
+    print(
+      "glass-gpu-bench glass-scaling: 1920x1080 photo, capsules of 176x88 px each (a glass pass covers 67k px with "
+        + "its shadow), median of \(runs)")
     for choice in backends {
       let renderer = try Renderer(backend: choice)
       defer { renderer.close() }
-      var base = 0.0
-      for count in [0, 1, 4, 16] {
-        let s = scene(count)
+      func time(_ s: Scene) throws -> Double {
         var samples: [Double] = []
         for i in 0..<(warmup + runs) {
           var t = RenderTimings()
           _ = try renderer.render(s, images: images, timings: &t)
           if i >= warmup { samples.append(t.uploadMilliseconds + t.renderMilliseconds + t.readbackMilliseconds) }
         }
-        let median = Stats(samples).median
-        if count == 0 { base = median }
-        let extra =
-          count == 0
-          ? ""
-          : String(
-            format: "   +%.2f ms for the glass, %.2f ms per shape", median - base, (median - base) / Double(count))
+        return Stats(samples).median
+      }
+      let base = try time(scene(0))
+      var pass: [Double] = []
+      for _ in 0..<(warmup + runs) {
+        var t = RenderTimings()
+        _ = try renderer.renderCalibrationPass(on: photo1080, timings: &t)
+        pass.append(t.renderMilliseconds)
+      }
+      print(
+        String(
+          format: "  %@  no glass: %.2f ms   (one full-frame pass: %.2f ms)", choice.rawValue as NSString, base,
+          Stats(Array(pass.dropFirst(warmup))).median))
+      for (count, contained) in [(1, false), (4, false), (16, false), (16, true)] {
+        let median = try time(scene(count, contained: contained))
+        let label = contained ? "16 shapes in one container" : "\(count) separate shapes"
         print(
-          String(format: "  %@ %2d shapes: %.2f ms%@", choice.rawValue as NSString, count, median, extra as NSString))
+          String(
+            format: "  %@  %-26@ %7.2f ms   +%.2f ms, %.2f ms per shape", choice.rawValue as NSString,
+            label as NSString,
+            median, median - base, (median - base) / Double(count)))
       }
     }
   }

@@ -384,6 +384,28 @@ struct SceneSchemaTests {
     }
   }
 
+  /// docs/scene-format.md's table of optics is the table in the code, row for row.
+  @Test("the documented optics table is GlassOptics.entries")
+  func documentedTable() throws {
+    let doc = Self.schema.deletingLastPathComponent().appendingPathComponent("scene-format.md")
+    let text = try String(contentsOf: doc, encoding: .utf8)
+    var rows: [String: [String]] = [:]
+    for line in text.split(separator: "\n") where line.hasPrefix("| `") {
+      let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      rows[cells[0].trimmingCharacters(in: CharacterSet(charactersIn: "`"))] = cells
+    }
+    for spec in GlassOptics.parameterTable {
+      guard let row = rows[spec.name], row.count >= 5, let defaults = GlassOptics.defaults(spec.name) else {
+        Issue.record("\(spec.name) is not in the table of \(doc.path)")
+        continue
+      }
+      let f = { (v: Double) in ParameterSpec.format(v) }
+      #expect(row[1] == spec.unit, "\(spec.name) unit")
+      #expect(row[2] == "\(f(spec.minimum)) … \(f(spec.maximum))", "\(spec.name) range")
+      #expect(row[3] == f(defaults.regular) && row[4] == f(defaults.clear), "\(spec.name) defaults")
+    }
+  }
+
   @Test("a colour is hex digits only")
   func hexDigits() {
     for text in ["#+fffff", "#-00000", "#12345g"] {

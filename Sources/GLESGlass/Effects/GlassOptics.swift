@@ -88,10 +88,10 @@ public struct GlassOptics: Hashable, Sendable {
       "dimming", "1", 0...1, regular: 0, clear: 0.06, \.dimming,
       "Darkening of the glass body, which keeps content legible on clear glass"),
     entry(
-      "tintIntensity", "1", 0...1, regular: 0.7, clear: 0.5, \.tintIntensity,
+      "tintIntensity", "1", 0...1, regular: 0.85, clear: 0.7, \.tintIntensity,
       "With a tint: how much of the tint colour replaces the backdrop's colour"),
     entry(
-      "rimWidth", "pt", 0...20, regular: 1.5, clear: 1.5, \.rimWidth,
+      "rimWidth", "pt", 0...20, regular: 2, clear: 2, \.rimWidth,
       "Width of the specular rim just inside the edge"),
     entry(
       "rimOpacity", "1", 0...1, regular: 0.7, clear: 0.8, \.rimOpacity,

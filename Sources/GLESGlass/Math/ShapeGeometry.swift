@@ -74,14 +74,22 @@ public struct ShapeGeometry: Hashable, Sendable {
     }
   }
 
-  /// The unit outward normal at (x, y): the distance's gradient by central
-  /// differences half a pixel apart, (0, 0) where it vanishes.
+  /// The unit outward normal at (x, y), analytic: the direction of the distance's
+  /// gradient (toward the nearer edge inside the shape; the corner curve's normal in
+  /// a corner; the ellipse's normal at the closest point).
   @inlinable
   public func normal(_ x: Float, _ y: Float) -> SIMD2<Float> {
-    let gx = distance(x + 0.5, y) - distance(x - 0.5, y)
-    let gy = distance(x, y + 0.5) - distance(x, y - 0.5)
-    let length = (gx * gx + gy * gy).squareRoot()
-    return length > 1e-6 ? SIMD2(gx / length, gy / length) : .zero
+    let px = x - center.x
+    let py = y - center.y
+    let n: SIMD2<Float>
+    switch kind {
+    case .roundedBox:
+      let radius = px < 0 ? (py < 0 ? radii.x : radii.w) : (py < 0 ? radii.y : radii.z)
+      n = ShapeSDF.roundedBoxNormal(abs(px), abs(py), halfSize, radius, exponent)
+    case .ellipse:
+      n = ShapeSDF.ellipseNormal(abs(px), abs(py), halfSize.x, halfSize.y)
+    }
+    return SIMD2(px < 0 ? -n.x : n.x, py < 0 ? -n.y : n.y)
   }
 
   /// Anti-aliased coverage of the pixel centred at (x, y): `clamp(0.5 - d, 0, 1)`.
@@ -162,6 +170,40 @@ public enum ShapeSDF {
     return min(max(qx, qy), 0) + outside - radius
   }
 
+  /// The outward normal of `roundedBox` at (ax, ay) >= 0 in the quadrant whose corner
+  /// has `radius`: the corner curve's normal, else the axis of the nearer edge.
+  @inlinable
+  public static func roundedBoxNormal(
+    _ ax: Float, _ ay: Float, _ b: SIMD2<Float>, _ radius: Float, _ n: Float
+  )
+    -> SIMD2<Float>
+  {
+    let qx = ax - b.x + radius
+    let qy = ay - b.y + radius
+    if qx > 0 && qy > 0 {
+      let gx = n == 2 ? qx : qx * qx
+      let gy = n == 2 ? qy : qy * qy
+      let length = (gx * gx + gy * gy).squareRoot()
+      return SIMD2(gx / length, gy / length)
+    }
+    return qx > qy ? SIMD2(1, 0) : SIMD2(0, 1)
+  }
+
+  /// The outward normal of `ellipse` at its closest point to (px, py) >= 0:
+  /// `normalize(tx / a, ty / b)` for the closest point `(a tx, b ty)`.
+  @inlinable
+  public static func ellipseNormal(_ px: Float, _ py: Float, _ a: Float, _ b: Float) -> SIMD2<Float> {
+    if a == b || a <= 0 || b <= 0 {
+      let length = (px * px + py * py).squareRoot()
+      return length > 1e-6 ? SIMD2(px / length, py / length) : SIMD2(0, 1)
+    }
+    let t = ellipseClosest(px, py, a, b)
+    let nx = t.x / a
+    let ny = t.y / b
+    let length = (nx * nx + ny * ny).squareRoot()
+    return SIMD2(nx / length, ny / length)
+  }
+
   /// An ellipse of semi-axes (a, b) at the origin, at (px, py) >= 0: the distance to
   /// its closest point, found by three steps of a curvature-based iteration that
   /// converges to it (Chou's method); exact for a circle.
@@ -169,6 +211,18 @@ public enum ShapeSDF {
   public static func ellipse(_ px: Float, _ py: Float, _ a: Float, _ b: Float) -> Float {
     if a == b { return (px * px + py * py).squareRoot() - a }
     if a <= 0 || b <= 0 { return max(px - a, py - b) }
+    let t = ellipseClosest(px, py, a, b)
+    let dx = px - a * t.x
+    let dy = py - b * t.y
+    let d = (dx * dx + dy * dy).squareRoot()
+    let inside = (px / a) * (px / a) + (py / b) * (py / b) < 1
+    return inside ? -d : d
+  }
+
+  /// The closest point of the ellipse to (px, py) >= 0 as `(a tx, b ty)`: returns
+  /// (tx, ty), three steps of Chou's curvature-based iteration.
+  @inlinable
+  public static func ellipseClosest(_ px: Float, _ py: Float, _ a: Float, _ b: Float) -> SIMD2<Float> {
     // Start from the point's own direction on the unit circle: near the ends of a
     // long ellipse a fixed 45-degree start needs more steps than three.
     let ux = px / a
@@ -191,10 +245,6 @@ public enum ShapeSDF {
       tx /= t
       ty /= t
     }
-    let dx = px - a * tx
-    let dy = py - b * ty
-    let d = (dx * dx + dy * dy).squareRoot()
-    let inside = (px / a) * (px / a) + (py / b) * (py / b) < 1
-    return inside ? -d : d
+    return SIMD2(tx, ty)
   }
 }

@@ -121,7 +121,7 @@ extension CPUKernels {
       if g.rimWidth > 0 {
         let band = min(max(1 - depth / g.rimWidth, 0), 1)
         let lit = n.x * g.light.x + n.y * g.light.y
-        let rim = band * (g.rimOpacity * max(lit, 0) * max(lit, 0) + g.oppositeRimOpacity * max(-lit, 0) * max(-lit, 0))
+        let rim = band * (g.rimOpacity * max(lit, 0) + g.oppositeRimOpacity * max(-lit, 0))
         body = body + (SIMD4(repeating: 1) - body) * rim
       }
       if g.glowOpacity > 0 {
