@@ -120,8 +120,14 @@ public final class Renderer: @unchecked Sendable {
         .fileUnreadable, "\(jsonPath): the image \(path) was not loaded; load it with SceneFile.loadImages")
     }
     try PNGCodec.checkPixelLimit(scene.pixelSize, maxPixels: maxPixels, what: "the scene canvas")
-    let compiled = try SceneLowering(scene: scene, images: images, depth: depth).lower().compile()
+    let lowering = SceneLowering(scene: scene, images: images, depth: depth)
+    try lowering.checkImageSizes(maxPixels: maxPixels)
+    let compiled = try lowering.lower().compile()
+    // Intermediates and the images fitted to their frames, as binary16.
     let bytes = compiled.lifetimes.keys.reduce(0) { $0 + compiled.graph[$1].descriptor.byteCount }
+      + compiled.graph.resources.reduce(0) { total, resource in
+        if case .source = resource.role { total + resource.descriptor.byteCount } else { total }
+      }
     guard bytes <= Self.maxWorkingBytes else {
       throw GlassError(
         .imageTooLarge,

@@ -53,9 +53,11 @@ float encodeSRGB(float l) {
   return l <= 0.0031308 ? 12.92 * l : 1.055 * pow(l, 1.0 / 2.4) - 0.055;
 }
 
-// Premultiplied linear -> straight sRGB-encoded, as OutputEncoding.encode does.
-vec4 encodeStraightSRGB(vec4 p) {
+// Premultiplied linear -> straight sRGB-encoded, as OutputEncoding.straight does;
+// a pixel whose alpha rounds to code 0 of `codes` is all zero (its colour is noise).
+vec4 encodeStraightSRGB(vec4 p, float codes) {
   float a = clamp(p.a, 0.0, 1.0);
+  if (floor(a * codes + 0.5) == 0.0) return vec4(0.0);
   vec3 c = a > 0.0 ? clamp(p.rgb / a, 0.0, 1.0) : vec3(0.0);
   return vec4(encodeSRGB(c.r), encodeSRGB(c.g), encodeSRGB(c.b), a);
 }
@@ -68,10 +70,10 @@ out vec4 fragColor;
 void emit(vec4 premultiplied) { fragColor = premultiplied; }
 #elif defined(OUTPUT_SRGB8)
 out vec4 fragColor;
-void emit(vec4 premultiplied) { fragColor = encodeStraightSRGB(premultiplied); }
+void emit(vec4 premultiplied) { fragColor = encodeStraightSRGB(premultiplied, 255.0); }
 #elif defined(OUTPUT_SRGB16)
 out uvec4 fragColor;
-void emit(vec4 premultiplied) { fragColor = uvec4(floor(encodeStraightSRGB(premultiplied) * 65535.0 + 0.5)); }
+void emit(vec4 premultiplied) { fragColor = uvec4(floor(encodeStraightSRGB(premultiplied, 65535.0) * 65535.0 + 0.5)); }
 #endif
 
 #ifdef SHAPE
@@ -106,39 +108,73 @@ float roundedBoxDistance(vec2 p, vec2 b, vec4 r, float n) {
   return min(max(qx, qy), 0.0) + outside - radius;
 }
 
-// ShapeSDF.ellipseClosest: the closest point (a tx, b ty), by three steps of Chou's
-// curvature-based iteration from the point's own direction.
+// ShapeSDF.ellipseClosest: the closest point of the ellipse (a != b) to p >= 0, by
+// Eberly's bisection on the root of g(s).
 vec2 ellipseClosest(float px, float py, float a, float b) {
-  float ux = px / a;
-  float uy = py / b;
-  float u = sqrt(ux * ux + uy * uy);
-  float tx = u > 1e-6 ? ux / u : 0.70710677;
-  float ty = u > 1e-6 ? uy / u : 0.70710677;
-  for (int i = 0; i < 3; i++) {
-    float ex = (a * a - b * b) * tx * tx * tx / a;
-    float ey = (b * b - a * a) * ty * ty * ty / b;
-    float rx = a * tx - ex;
-    float ry = b * ty - ey;
-    float qx = px - ex;
-    float qy = py - ey;
-    float r = sqrt(rx * rx + ry * ry);
-    float q = max(sqrt(qx * qx + qy * qy), 1e-6);
-    tx = min(max((qx * r / q + ex) / a, 0.0), 1.0);
-    ty = min(max((qy * r / q + ey) / b, 0.0), 1.0);
-    float t = max(sqrt(tx * tx + ty * ty), 1e-6);
-    tx /= t;
-    ty /= t;
+  bool swapped = a < b;
+  float e0 = swapped ? b : a;
+  float e1 = swapped ? a : b;
+  float y0 = swapped ? py : px;
+  float y1 = swapped ? px : py;
+  float x0;
+  float x1;
+  if (y1 > 0.0) {
+    if (y0 > 0.0) {
+      float z0 = y0 / e0;
+      float z1 = y1 / e1;
+      float g = z0 * z0 + z1 * z1 - 1.0;
+      if (g != 0.0) {
+        float r0 = (e0 / e1) * (e0 / e1);
+        float n0 = r0 * z0;
+        float s0 = z1 - 1.0;
+        float s1 = g < 0.0 ? 0.0 : sqrt(n0 * n0 + z1 * z1) - 1.0;
+        float s = 0.0;
+        for (int i = 0; i < 48; i++) {
+          s = (s0 + s1) * 0.5;
+          if (s == s0 || s == s1) break;
+          float q0 = n0 / (s + r0);
+          float q1 = z1 / (s + 1.0);
+          float h = q0 * q0 + q1 * q1 - 1.0;
+          if (h > 0.0) {
+            s0 = s;
+          } else if (h < 0.0) {
+            s1 = s;
+          } else {
+            break;
+          }
+        }
+        x0 = r0 * y0 / (s + r0);
+        x1 = y1 / (s + 1.0);
+      } else {
+        x0 = y0;
+        x1 = y1;
+      }
+    } else {
+      x0 = 0.0;
+      x1 = e1;
+    }
+  } else {
+    float numer = e0 * y0;
+    float denom = e0 * e0 - e1 * e1;
+    if (numer < denom) {
+      float t = numer / denom;
+      x0 = e0 * t;
+      x1 = e1 * sqrt(max(1.0 - t * t, 0.0));
+    } else {
+      x0 = e0;
+      x1 = 0.0;
+    }
   }
-  return vec2(tx, ty);
+  return swapped ? vec2(x1, x0) : vec2(x0, x1);
 }
 
 // ShapeSDF.ellipse.
 float ellipseDistance(float px, float py, float a, float b) {
   if (a == b) return sqrt(px * px + py * py) - a;
   if (a <= 0.0 || b <= 0.0) return max(px - a, py - b);
-  vec2 t = ellipseClosest(px, py, a, b);
-  float dx = px - a * t.x;
-  float dy = py - b * t.y;
+  vec2 c = ellipseClosest(px, py, a, b);
+  float dx = px - c.x;
+  float dy = py - c.y;
   float d = sqrt(dx * dx + dy * dy);
   bool inside = (px / a) * (px / a) + (py / b) * (py / b) < 1.0;
   return inside ? -d : d;
@@ -163,9 +199,9 @@ vec2 ellipseNormal(float px, float py, float a, float b) {
     float len = sqrt(px * px + py * py);
     return len > 1e-6 ? vec2(px / len, py / len) : vec2(0.0, 1.0);
   }
-  vec2 t = ellipseClosest(px, py, a, b);
-  float nx = t.x / a;
-  float ny = t.y / b;
+  vec2 c = ellipseClosest(px, py, a, b);
+  float nx = c.x / (a * a);
+  float ny = c.y / (b * b);
   float len = sqrt(nx * nx + ny * ny);
   return vec2(nx / len, ny / len);
 }

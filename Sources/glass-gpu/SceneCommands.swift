@@ -20,10 +20,26 @@ struct SceneOptions: ParsableArguments {
     }
   }
 
+  /// Runs `body`, putting the scene file's name before the message of its error.
+  func naming<T>(_ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as GlassError where !error.message.hasPrefix(scene) {
+      throw GlassError(error.code, "\(scene): \(error.message)", cause: error.cause)
+    }
+  }
+
   /// The scene file with --scale applied, and its images decoded.
   func load() throws -> (file: SceneFile, images: [String: RGBAImage]) {
     var file = try SceneFile(path: scene)
-    if let scale { file.scene.scale = scale }
+    if let scale {
+      file.scene.scale = scale
+      do {
+        try file.scene.validate()
+      } catch let error as GlassError {
+        throw GlassError(error.code, "\(self.scene) at --scale \(scale): \(error.message)", cause: error.cause)
+      }
+    }
     try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: maxPixels, what: "\(scene): the canvas")
     return (file, try file.loadImages(maxPixels: maxPixels))
   }
@@ -77,8 +93,11 @@ struct Render: ParsableCommand {
       phases.decodeMilliseconds = Date().timeIntervalSince(decodeStart) * 1000
       let renderer = try pending.value()
       if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
-      let image = try renderer.render(
-        scene, images: images, depth: depth == 16 ? .sixteen : .eight, maxPixels: options.maxPixels, timings: &phases)
+      let image = try options.naming {
+        try renderer.render(
+          scene, images: images, depth: depth == 16 ? .sixteen : .eight, maxPixels: options.maxPixels,
+          timings: &phases)
+      }
       if let reason = phases.fallbackReason { report("rendering on the CPU: \(reason)") }
       let encodeStart = Date()
       try file.write(image, compression: compression)
@@ -145,8 +164,8 @@ struct Parity: ParsableCommand {
       defer { gpu.close() }
       let cpu = try Renderer(backend: .cpu)
       var timings = RenderTimings()
-      let a = try gpu.render(file.scene, images: images, maxPixels: options.maxPixels, timings: &timings)
-      let b = try cpu.render(file.scene, images: images, maxPixels: options.maxPixels, timings: &timings)
+      let a = try options.naming { try gpu.render(file.scene, images: images, maxPixels: options.maxPixels, timings: &timings) }
+      let b = try options.naming { try cpu.render(file.scene, images: images, maxPixels: options.maxPixels, timings: &timings) }
       let result = try ImageComparison(a, b)
       if let diff { try PNGCodec.write(ImageComparison.differenceImage(a, b), to: diff) }
       let share = 100 * result.fractionOverOne

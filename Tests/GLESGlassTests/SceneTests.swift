@@ -418,3 +418,124 @@ struct SceneSchemaTests {
     }
   }
 }
+
+/// Scenes an independent review found broken, kept as regressions: each renders,
+/// agrees across backends, and shows what it should.
+@Suite("Scene edge cases")
+struct SceneEdgeCaseTests {
+  static let photo = ProceduralImages.landscape(width: 40, height: 30)
+
+  static func scene(_ json: String) throws -> Scene { try Scene(json: Array(json.utf8)) }
+
+  static let cases: [(name: String, json: String)] = [
+    (
+      "glass under a later opaque full-width layer",
+      ##"{"version":1,"size":{"width":100,"height":100},"scale":1,"background":"#ff0000","layers":[{"type":"glass","frame":{"x":20,"y":20,"width":60,"height":30}},{"type":"shape","frame":{"x":0,"y":0,"width":100,"height":100},"fill":"#0000ff"}]}"##
+    ),
+    (
+      "an extended image of no width",
+      ##"{"version":1,"size":{"width":100,"height":100},"scale":1,"background":"#ff0000","layers":[{"type":"image","source":"photo","frame":{"x":50,"y":0,"width":0.3,"height":50},"backgroundExtensionEffect":{"leading":50,"trailing":50}}]}"##
+    ),
+    (
+      "a huge image frame mostly off the canvas",
+      ##"{"version":1,"size":{"width":100,"height":100},"scale":1,"layers":[{"type":"image","source":"photo","frame":{"x":-30000,"y":-30000,"width":65536,"height":65536}}]}"##
+    ),
+    (
+      "huge glass mostly off the canvas",
+      ##"{"version":1,"size":{"width":400,"height":400},"scale":1,"background":"#ff8800","layers":[{"type":"glass","shape":"rect","frame":{"x":-6000,"y":-6000,"width":12400,"height":6200}}]}"##
+    ),
+    (
+      "frosted glass on a transparent background",
+      ##"{"version":1,"size":{"width":200,"height":20},"scale":1,"background":"clear","layers":[{"type":"shape","frame":{"width":20,"height":20},"fill":"#00ff00"},{"type":"glass","shape":"rect","frame":{"width":200,"height":20},"optics":{"frost":6,"shadowOpacity":0,"rimWidth":0,"lightening":0,"bevelWidth":0}}]}"##
+    ),
+    (
+      "an opaque image extended with a wide blur at scale 3",
+      ##"{"version":1,"size":{"width":100,"height":80},"scale":3,"background":"white","layers":[{"type":"image","source":"photo","frame":{"x":20,"y":30,"width":30,"height":30},"backgroundExtensionEffect":{"leading":20,"trailing":50,"top":30,"bottom":20,"sigma":45}}]}"##
+    ),
+    (
+      "a hairline on a pixel boundary",
+      ##"{"version":1,"size":{"width":40,"height":40},"scale":1,"layers":[{"type":"shape","frame":{"x":4,"y":20,"width":30,"height":0.4},"fill":"black"}]}"##
+    ),
+    (
+      "a canvas of a fractional width",
+      ##"{"version":1,"size":{"width":40.7,"height":10},"scale":1,"background":"red"}"##
+    ),
+  ]
+
+  @Test("renders on the CPU", arguments: cases.map(\.name))
+  func cpu(name: String) throws {
+    let json = try #require(Self.cases.first { $0.name == name }).json
+    let image = try DemoScenes.render(try Self.scene(json), ["photo": Self.photo], on: .cpu)
+    #expect(image.width > 0)
+  }
+
+  @Test(
+    "agrees with the GPU within the parity bar", .enabled(if: TestGPU.isAvailable, TestGPU.skipReason),
+    arguments: cases.map(\.name))
+  func parity(name: String) throws {
+    let json = try #require(Self.cases.first { $0.name == name }).json
+    let scene = try Self.scene(json)
+    let cpu = try DemoScenes.render(scene, ["photo": Self.photo], on: .cpu)
+    let gpu = try DemoScenes.render(scene, ["photo": Self.photo], on: .gpu)
+    let c = try ImageComparison(gpu, cpu)
+    #expect(c.maxDifference <= 3 && c.fractionOverOne <= 0.001, "max \(c.maxDifference), \(c.pixelsOverOne) px")
+  }
+
+  @Test("glass below an opaque layer still sees the background through its copy")
+  func backgroundUnderGlass() throws {
+    func render(_ alpha: String) throws -> RGBAImage {
+      try DemoScenes.render(
+        try Self.scene(
+          ##"{"version":1,"size":{"width":200,"height":200},"scale":1,"background":"#ff0000","layers":[{"type":"glass","shape":"rect","frame":{"x":20,"y":90,"width":160,"height":60},"optics":{"frost":20,"shadowOpacity":0}},{"type":"shape","frame":{"width":200,"height":100},"fill":"#0000ffAA"}]}"##
+            .replacingOccurrences(of: "AA", with: alpha)), [:], on: .cpu)
+    }
+    // An opaque cover must not change what the glass sampled below it.
+    #expect(try render("ff").pixel16(x: 100, y: 130) == (try render("fe")).pixel16(x: 100, y: 130))
+  }
+
+  @Test("a fractional canvas is opaque to its last column; a hairline is drawn")
+  func edges() throws {
+    let frac = try DemoScenes.render(try Self.scene(Self.cases[7].json), [:], on: .cpu)
+    #expect(frac.width == 41 && frac.pixel16(x: 40, y: 5).w == 65535)
+    let hair = try DemoScenes.render(try Self.scene(Self.cases[6].json), [:], on: .cpu)
+    #expect(hair.pixel16(x: 20, y: 20).w > 0)
+  }
+
+  @Test("an extended image too large to fit is refused with its layer")
+  func hugeExtension() throws {
+    let scene = try Self.scene(
+      ##"{"version":1,"size":{"width":100,"height":100},"scale":2,"layers":[{"type":"image","source":"photo","frame":{"x":-9000,"y":-9000,"width":20000,"height":20000},"backgroundExtensionEffect":{"leading":10}}]}"##
+    )
+    #expect {
+      _ = try DemoScenes.render(scene, ["photo": Self.photo], on: .cpu)
+    } throws: { error in
+      guard let error = error as? GlassError else { return false }
+      return error.code == .imageTooLarge && error.message.contains("layers[0].frame")
+    }
+  }
+
+  @Test("scenes a reader must refuse, with the fix")
+  func refused() {
+    let bad = [
+      (
+        ##"{"version":1,"size":{"width":10,"height":10},"background":{"radialGradient":{"colors":["red","blue"],"startRadius":8,"endRadius":2}}}"##,
+        "startRadius"
+      ),
+      (
+        ##"{"version":1,"size":{"width":10,"height":10},"layers":[{"type":"image","source":"a.png","frame":{"width":5,"height":5},"clipShape":{"type":"concentricRectangle"}}]}"##,
+        "no container shape"
+      ),
+      (
+        ##"{"version":1,"size":{"width":10,"height":10},"layers":[{"type":"glass","shape":"roundedRect","frame":{"width":5,"height":5}}]}"##,
+        "write it as an object"
+      ),
+    ]
+    for (json, words) in bad {
+      #expect {
+        _ = try Scene(json: Array(json.utf8))
+      } throws: { error in
+        (error as? GlassError)?.message.contains(words) ?? false
+      }
+    }
+  }
+}

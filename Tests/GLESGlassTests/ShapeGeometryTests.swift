@@ -404,3 +404,36 @@ struct ShapeGeometryTests {
     #expect([g.radii.x, g.radii.y, g.radii.z, g.radii.w] == [20, 20, 20, 20])
   }
 }
+
+@Suite("Eccentric ellipses")
+struct EccentricEllipseTests {
+  /// Everywhere inside and near long, thin ellipses (the bevel of glass reads the
+  /// distance deep inside): within 0.05 px of the true distance, and the normal
+  /// points from the closest point outward.
+  @Test(
+    "the distance is Euclidean inside and around 7.5:1 to 40:1 ellipses",
+    arguments: [(600.0, 80.0), (80.0, 600.0), (400.0, 10.0), (129.0 * 3, 0.46 * 3 * 20)])
+  func everywhere(size: (Double, Double)) {
+    let frame = PointRect(x: 3.3, y: 2.7, width: size.0, height: size.1)
+    let g = GLESGlass.Shape.ellipse.geometry(in: frame, scale: 1)
+    let o = ShapeOracle(.ellipse, in: frame, scale: 1)
+    var worst = 0.0
+    let cx = frame.x + frame.width / 2
+    let cy = frame.y + frame.height / 2
+    for i in 0...60 {
+      for j in 0...20 {
+        let x = cx + (Double(i) / 60 - 0.5) * frame.width * 1.1
+        let y = cy + (Double(j) / 20 - 0.5) * frame.height * 1.1
+        worst = max(worst, abs(Double(g.distance(Float(x), Float(y))) - o.distance(x, y)))
+      }
+    }
+    #expect(worst < 0.05, "worst error \(worst) px")
+    // The reviewer's point: 207.5, 9 from the centre of a 600x80 ellipse.
+    if size == (600, 80) {
+      let d = g.distance(Float(cx + 207.5), Float(cy + 9))
+      #expect(abs(Double(d) - o.distance(cx + 207.5, cy + 9)) < 0.05)
+      let n = g.normal(Float(cx + 207.5), Float(cy + 9))
+      #expect(n.y > 0.5, "the normal \(n) points to the nearer long side")
+    }
+  }
+}

@@ -231,15 +231,20 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
   /// The image itself is not drawn.
   func lowerStrips(
     imageSize: PixelSize, source: ImageHandle, into graph: inout RenderGraph, target: ImageHandle,
-    origin: PixelPoint, bounds: PixelRect
+    origin: PixelPoint, bounds: PixelRect, blend: Bool
   ) {
     let canvasSize = canvasSize(for: imageSize)
     let mapping = MirrorCanvas(
       canvasSize: canvasSize, imageOrigin: PixelPoint(x: parameters.leadingPixels, y: parameters.topPixels),
       imageSize: imageSize)
-    let placement = Placement(origin: origin, bounds: bounds, blend: true)
+    let placement = Placement(origin: origin, bounds: bounds, blend: blend)
     let plan = blurPlan(for: imageSize)
-    let strips = strips(for: imageSize).filter { placement.rect($0.rect) != nil }
+    // Only the parts of the strips inside the bounds are blurred.
+    let visible = bounds.offsetBy(-origin.x, -origin.y)
+    let strips = strips(for: imageSize).compactMap { strip -> (name: String, rect: PixelRect)? in
+      let rect = strip.rect.intersection(visible)
+      return rect.isEmpty ? nil : (strip.name, rect)
+    }
     guard !strips.isEmpty else { return }
     if plan.isIdentity {
       for strip in strips {
@@ -249,7 +254,7 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
           .convolve(
             Convolve(
               addressing: .canvas(mapping), axis: .horizontal, offset: PixelPoint(x: -origin.x, y: -origin.y),
-              weights: [1])), inputs: [source], output: target, rect: rect, blend: true)
+              weights: [1])), inputs: [source], output: target, rect: rect, blend: blend)
       }
       return
     }

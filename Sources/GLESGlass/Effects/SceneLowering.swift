@@ -32,7 +32,8 @@ struct SceneLowering {
     let size = scene.pixelSize
     let canvas = graph.makeTransient("canvas", size: size, format: .linearHalf)
     let whole = PointRect(x: 0, y: 0, width: scene.size.width, height: scene.size.height)
-    let rectShape = Shape.rect.geometry(in: whole, scale: scale)
+    // The canvas is whole pixels (the size in points times the scale, rounded).
+    let rectShape = Shape.rect.geometry(in: pointFrame(canvasRect), scale: scale)
     for rect in backgroundRects() {
       switch scene.background {
       case .fill(let fill):
@@ -67,16 +68,36 @@ struct SceneLowering {
     return graph
   }
 
+  /// Throws `imageTooLarge`, naming the layer, when an image must be fitted to more
+  /// pixels than `maxPixels` (an extended image's whole frame; otherwise only the
+  /// part of the frame on the canvas is made).
+  func checkImageSizes(maxPixels: Int) throws {
+    for (index, layer) in scene.layers.enumerated() {
+      guard case .image(let l) = layer, l.backgroundExtension != nil else { continue }
+      let frame = pixelFrame(l.frame)
+      let (pixels, overflow) = frame.width.multipliedReportingOverflow(by: frame.height)
+      guard overflow || pixels > maxPixels else { continue }
+      throw GlassError(
+        .imageTooLarge,
+        "layers[\(index)].frame: an extended image is fitted to its whole frame, \(frame.size) pixels, over the limit "
+          + "of \(maxPixels); make the frame smaller or raise --max-pixels")
+    }
+  }
+
   /// The rows of the canvas the background shows through: all but those that an
   /// opaque layer spanning the whole width covers (an opaque image, extended or
   /// not, or an opaque rectangle fill on whole pixels).
   func backgroundRects() -> [PixelRect] {
     let size = scene.pixelSize
     var covered = [Bool](repeating: false, count: size.height)
-    for layer in scene.layers {
+    // Only layers below the first one that reads the canvas (glass and materials
+    // copy what is behind them) can hide the background.
+    layers: for layer in scene.layers {
       var rect: PixelRect?
       switch layer {
-      case .image(let l) where l.clipShape == .rect && image(l.source).isOpaque:
+      case .glass, .material, .container:
+        break layers
+      case .image(let l) where l.clipShape == .rect && image(l.source).isOpaque && !pixelFrame(l.frame).isEmpty:
         let frame = pixelFrame(l.frame)
         let fitsFrame: Bool = {
           guard l.contentMode == .fit else { return true }
@@ -173,27 +194,35 @@ struct SceneLowering {
   private func lowerImage(_ layer: ImageLayer, name: String, canvas: ImageHandle, into graph: inout RenderGraph) {
     let frame = pixelFrame(layer.frame)
     guard !frame.isEmpty else { return }
-    let fitted = ImageResampler.fit(image(layer.source), to: frame.size, mode: layer.contentMode)
-    let source = graph.importSource(fitted, as: .linearHalf, rects: [PixelRect(size: frame.size)], name: layer.source)
+    // Without an extension only the part of the frame on the canvas is made; with
+    // one, every image pixel can mirror into the insets.
+    let visible = frame.intersection(canvasRect)
+    guard layer.backgroundExtension != nil || !visible.isEmpty else { return }
+    let window = layer.backgroundExtension == nil ? visible.offsetBy(-frame.x, -frame.y) : PixelRect(size: frame.size)
+    let fitted = ImageResampler.fit(image(layer.source), to: frame.size, mode: layer.contentMode, window: window)
+    let source = graph.importSource(fitted, as: .linearHalf, rects: [PixelRect(size: fitted.size)], name: layer.source)
+    let origin = PixelPoint(x: frame.x + window.x, y: frame.y + window.y)
     if let ext = layer.backgroundExtension {
       let px = { (points: Double) in Int((points * scale).rounded()) }
       let effect = BackgroundExtensionEffect(
         .init(
           leadingPixels: px(ext.leading), trailingPixels: px(ext.trailing), topPixels: px(ext.top),
           bottomPixels: px(ext.bottom), sigmaPixels: ext.sigma * scale))
+      // The strips of an opaque image replace what is under them (blending would
+      // let the background through where binary16 rounds the blurred alpha below 1).
       effect.lowerStrips(
         imageSize: frame.size, source: source, into: &graph, target: canvas,
-        origin: PixelPoint(x: frame.x - px(ext.leading), y: frame.y - px(ext.top)), bounds: canvasRect)
+        origin: PixelPoint(x: frame.x - px(ext.leading), y: frame.y - px(ext.top)), bounds: canvasRect,
+        blend: !fitted.isOpaque)
     }
     let clip = layer.clipShape.geometry(in: pointFrame(frame), scale: scale)
-    let rect = frame.intersection(canvasRect)
+    let rect = visible
     guard !rect.isEmpty else { return }
     // An opaque image filling its pixels replaces what is under it: no blend to pay.
-    let replaces =
-      clip.coversFully(rect) && fitted.isOpaque && !(layer.contentMode == .fit && fitted.size != frame.size)
+    let replaces = clip.coversFully(rect) && fitted.isOpaque
     graph.addPass(
-      "\(name) image", .drawImage(DrawImage(origin: PixelPoint(x: frame.x, y: frame.y), clip: clip)),
-      inputs: [source], output: canvas, rect: rect, blend: !replaces)
+      "\(name) image", .drawImage(DrawImage(origin: origin, clip: clip)), inputs: [source], output: canvas, rect: rect,
+      blend: !replaces)
   }
 
   private func lowerShape(_ layer: ShapeLayer, name: String, canvas: ImageHandle, into graph: inout RenderGraph) {
@@ -201,7 +230,7 @@ struct SceneLowering {
     // A rectangle on whole pixels touches exactly its frame; other shapes their
     // bounds grown by a pixel for the anti-aliased edge.
     let aligned = pixelFrame(layer.frame)
-    let bounds = shape.coversFully(aligned) ? aligned : shape.pixelBounds()
+    let bounds = !aligned.isEmpty && shape.coversFully(aligned) ? aligned : shape.pixelBounds()
     let rect = bounds.intersection(canvasRect)
     guard !rect.isEmpty else { return }
     let opaque: Bool
@@ -244,7 +273,7 @@ struct SceneLowering {
       composite.saturation = Float(style.saturation)
       let tint = style.tint.premultipliedLinear
       composite.tint = SIMD4(tint.x, tint.y, tint.z, Float(style.opacity))
-      let bounds = shape.pixelBounds()
+      let bounds = shape.pixelBounds().intersection(canvasRect.insetBy(-2))
       return Resolved(
         composite: composite, frostPixels: style.blur * scale, reads: bounds, writes: bounds, content: nil)
     case .glass(let layer):
@@ -294,10 +323,12 @@ struct SceneLowering {
         let touch = layer.glass.touchPoint ?? PointOffset(x: layer.frame.width / 2, y: layer.frame.height / 2)
         g.glowCenter = SIMD2(Float((layer.frame.x + touch.x) * scale), Float((layer.frame.y + touch.y) * scale))
       }
+      // The backdrop it samples: its shape grown by the pull, no further from the
+      // canvas than the pull reaches.
       let reach = Double(g.refraction) * (1 + optics.dispersion) + 2
+      let reads = shape.pixelBounds(margin: reach).intersection(canvasRect.insetBy(-Int(reach.rounded(.up)) - 1))
       return Resolved(
-        composite: g, frostPixels: optics.frost * scale, reads: shape.pixelBounds(margin: reach), writes: writes,
-        content: content)
+        composite: g, frostPixels: optics.frost * scale, reads: reads, writes: writes, content: content)
     }
   }
 
@@ -311,13 +342,16 @@ struct SceneLowering {
     let live = resolved.filter { $0.composite != nil && !$0.writes.intersection(canvasRect).isEmpty }
     let sigmas = Array(Set(live.map(\.frostPixels))).sorted()
     let plans = Dictionary(uniqueKeysWithValues: sigmas.map { ($0, BlurPlan(sigmaPixels: $0)) })
-    if let first = live.first {
+    if !live.isEmpty {
       // The backdrop: every pixel any member reads, grown by the widest blur margin,
       // whole coarse pixels at the deepest level. Beyond the canvas it is the canvas
       // mirrored.
       let margin = plans.values.map(\.marginPixels).max() ?? 0
       let step = plans.values.map(\.scale).max() ?? 1
-      var region = live.dropFirst().reduce(first.reads) { $0.union($1.reads) }.insetBy(-margin)
+      // A member whose backdrop lies off the canvas still draws its shadow: it reads
+      // the canvas under it.
+      let reads = live.map { $0.reads.isEmpty ? $0.writes.intersection(canvasRect) : $0.reads }
+      var region = reads.dropFirst().reduce(reads[0]) { $0.union($1) }.insetBy(-margin)
       region.width = (region.width + step - 1) / step * step
       region.height = (region.height + step - 1) / step * step
       let backdrop = graph.makeTransient("\(name) backdrop", size: region.size, format: .linearHalf)
@@ -340,16 +374,16 @@ struct SceneLowering {
     }
     for (index, member) in resolved.enumerated() {
       guard let content = member.content, !content.frame.isEmpty else { continue }
-      let fitted = ImageResampler.fit(image(content.source), to: content.frame.size, mode: .fit)
-      let source = graph.importSource(
-        fitted, as: .linearHalf, rects: [PixelRect(size: content.frame.size)], name: content.source)
       let rect = content.frame.intersection(canvasRect)
       guard !rect.isEmpty else { continue }
+      let window = rect.offsetBy(-content.frame.x, -content.frame.y)
+      let fitted = ImageResampler.fit(image(content.source), to: content.frame.size, mode: .fit, window: window)
+      let source = graph.importSource(fitted, as: .linearHalf, rects: [PixelRect(size: rect.size)], name: content.source)
       graph.addPass(
         "\(name) content \(index)",
         .drawImage(
           DrawImage(
-            origin: PixelPoint(x: content.frame.x, y: content.frame.y),
+            origin: PixelPoint(x: rect.x, y: rect.y),
             clip: Shape.rect.geometry(in: pointFrame(content.frame), scale: scale))), inputs: [source],
         output: canvas, rect: rect, blend: true)
     }

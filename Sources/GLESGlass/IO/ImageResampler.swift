@@ -7,13 +7,19 @@ import Foundation
 public enum ImageResampler {
   /// `image` fitted to `size` by `mode`, centred: `fill` covers the frame and crops,
   /// `fit` fits inside and leaves the rest clear. An image that needs no scaling is
-  /// cropped or padded exactly, at its own depth.
-  public static func fit(_ image: RGBAImage, to size: PixelSize, mode: ContentMode) -> RGBAImage {
-    let sx = Double(size.width) / Double(image.width)
-    let sy = Double(size.height) / Double(image.height)
+  /// cropped or padded exactly, at its own depth. With `window`, only that part of
+  /// the fitted frame is made (the part of a frame a canvas shows).
+  public static func fit(_ image: RGBAImage, to frameSize: PixelSize, mode: ContentMode, window: PixelRect? = nil)
+    -> RGBAImage
+  {
+    let window = window ?? PixelRect(size: frameSize)
+    let size = window.size
+    let sx = Double(frameSize.width) / Double(image.width)
+    let sy = Double(frameSize.height) / Double(image.height)
     let scale = mode == .fill ? max(sx, sy) : min(sx, sy)
-    let offsetX = (Double(size.width) - Double(image.width) * scale) / 2
-    let offsetY = (Double(size.height) - Double(image.height) * scale) / 2
+    // The image's top-left corner in window pixels.
+    let offsetX = (Double(frameSize.width) - Double(image.width) * scale) / 2 - Double(window.x)
+    let offsetY = (Double(frameSize.height) - Double(image.height) * scale) / 2 - Double(window.y)
     if scale == 1 && offsetX == offsetX.rounded() && offsetY == offsetY.rounded() {
       var result = RGBAImage(size: size, depth: image.depth)
       let ox = Int(offsetX)

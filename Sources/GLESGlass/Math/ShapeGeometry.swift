@@ -189,62 +189,98 @@ public enum ShapeSDF {
     return qx > qy ? SIMD2(1, 0) : SIMD2(0, 1)
   }
 
-  /// The outward normal of `ellipse` at its closest point to (px, py) >= 0:
-  /// `normalize(tx / a, ty / b)` for the closest point `(a tx, b ty)`.
+  /// The outward normal of `ellipse` at its closest point (x, y) to (px, py) >= 0:
+  /// `normalize(x / a^2, y / b^2)`.
   @inlinable
   public static func ellipseNormal(_ px: Float, _ py: Float, _ a: Float, _ b: Float) -> SIMD2<Float> {
     if a == b || a <= 0 || b <= 0 {
       let length = (px * px + py * py).squareRoot()
       return length > 1e-6 ? SIMD2(px / length, py / length) : SIMD2(0, 1)
     }
-    let t = ellipseClosest(px, py, a, b)
-    let nx = t.x / a
-    let ny = t.y / b
+    let c = ellipseClosest(px, py, a, b)
+    let nx = c.x / (a * a)
+    let ny = c.y / (b * b)
     let length = (nx * nx + ny * ny).squareRoot()
     return SIMD2(nx / length, ny / length)
   }
 
-  /// An ellipse of semi-axes (a, b) at the origin, at (px, py) >= 0: the distance to
-  /// its closest point, found by three steps of a curvature-based iteration that
-  /// converges to it (Chou's method); exact for a circle.
+  /// The signed distance from (px, py) >= 0 to the ellipse of semi-axes (a, b) at
+  /// the origin, through its closest point.
   @inlinable
   public static func ellipse(_ px: Float, _ py: Float, _ a: Float, _ b: Float) -> Float {
     if a == b { return (px * px + py * py).squareRoot() - a }
     if a <= 0 || b <= 0 { return max(px - a, py - b) }
-    let t = ellipseClosest(px, py, a, b)
-    let dx = px - a * t.x
-    let dy = py - b * t.y
+    let c = ellipseClosest(px, py, a, b)
+    let dx = px - c.x
+    let dy = py - c.y
     let d = (dx * dx + dy * dy).squareRoot()
     let inside = (px / a) * (px / a) + (py / b) * (py / b) < 1
     return inside ? -d : d
   }
 
-  /// The closest point of the ellipse to (px, py) >= 0 as `(a tx, b ty)`: returns
-  /// (tx, ty), three steps of Chou's curvature-based iteration.
+  /// The closest point of the ellipse of semi-axes (a, b), a != b, to (px, py) >= 0,
+  /// by Eberly's method: the root of
+  ///
+  ///     g(s) = (r z0 / (s + r))^2 + (z1 / (s + 1))^2 - 1,   z = p / axes, r = (major / minor)^2
+  ///
+  /// found by bisection (robust for any eccentricity, inside or outside).
   @inlinable
   public static func ellipseClosest(_ px: Float, _ py: Float, _ a: Float, _ b: Float) -> SIMD2<Float> {
-    // Start from the point's own direction on the unit circle: near the ends of a
-    // long ellipse a fixed 45-degree start needs more steps than three.
-    let ux = px / a
-    let uy = py / b
-    let u = (ux * ux + uy * uy).squareRoot()
-    var tx: Float = u > 1e-6 ? ux / u : 0.707_106_77
-    var ty: Float = u > 1e-6 ? uy / u : 0.707_106_77
-    for _ in 0..<3 {
-      let ex = (a * a - b * b) * tx * tx * tx / a
-      let ey = (b * b - a * a) * ty * ty * ty / b
-      let rx = a * tx - ex
-      let ry = b * ty - ey
-      let qx = px - ex
-      let qy = py - ey
-      let r = (rx * rx + ry * ry).squareRoot()
-      let q = max((qx * qx + qy * qy).squareRoot(), 1e-6)
-      tx = min(max((qx * r / q + ex) / a, 0), 1)
-      ty = min(max((qy * r / q + ey) / b, 0), 1)
-      let t = max((tx * tx + ty * ty).squareRoot(), 1e-6)
-      tx /= t
-      ty /= t
+    // Work with the major axis first.
+    let swap = a < b
+    let e0 = swap ? b : a
+    let e1 = swap ? a : b
+    let y0 = swap ? py : px
+    let y1 = swap ? px : py
+    var x0: Float
+    var x1: Float
+    if y1 > 0 {
+      if y0 > 0 {
+        let z0 = y0 / e0
+        let z1 = y1 / e1
+        let g = z0 * z0 + z1 * z1 - 1
+        if g != 0 {
+          let r0 = (e0 / e1) * (e0 / e1)
+          let n0 = r0 * z0
+          var s0 = z1 - 1
+          var s1: Float = g < 0 ? 0 : (n0 * n0 + z1 * z1).squareRoot() - 1
+          var s: Float = 0
+          for _ in 0..<48 {
+            s = (s0 + s1) * 0.5
+            if s == s0 || s == s1 { break }
+            let q0 = n0 / (s + r0)
+            let q1 = z1 / (s + 1)
+            let h = q0 * q0 + q1 * q1 - 1
+            if h > 0 {
+              s0 = s
+            } else if h < 0 {
+              s1 = s
+            } else {
+              break
+            }
+          }
+          x0 = r0 * y0 / (s + r0)
+          x1 = y1 / (s + 1)
+        } else {
+          x0 = y0
+          x1 = y1
+        }
+      } else {
+        x0 = 0
+        x1 = e1
+      }
+    } else {
+      let numer = e0 * y0
+      let denom = e0 * e0 - e1 * e1
+      if numer < denom {
+        let t = numer / denom
+        x0 = e0 * t
+        x1 = e1 * max(1 - t * t, 0).squareRoot()
+      } else {
+        x0 = e0
+        x1 = 0
+      }
     }
-    return SIMD2(tx, ty)
+    return swap ? SIMD2(x1, x0) : SIMD2(x0, x1)
   }
 }

@@ -188,6 +188,9 @@ extension Scene {
 
   static func shape(_ node: JSONNode) throws -> Shape {
     let simple: [String: Shape] = ["rect": .rect, "capsule": .capsule, "circle": .circle, "ellipse": .ellipse]
+    if case .string(let name) = node.value, ["roundedRect", "unevenRoundedRect", "concentricRectangle"].contains(name) {
+      throw node.fail("a \(name) has parameters; write it as an object: {\"type\": \"\(name)\", ...}")
+    }
     if case .string = node.value { return try node.choice(simple, what: "shape") }
     guard case .object(let members) = node.value else {
       throw node.fail("expected a shape name or object, found \(node.value.kind)")

@@ -22,6 +22,11 @@ extension Scene {
       case .image(let l):
         try v.path("\(at).source", l.source)
         try v.frame("\(at).frame", l.frame)
+        if l.clipShape.needsContainer {
+          throw v.fail(
+            "\(at).clipShape",
+            "an image layer has no container shape, so its clip cannot have concentric corners; use a roundedRect or fixed corners")
+        }
         try v.shape("\(at).clipShape", l.clipShape, container: nil)
         if let e = l.backgroundExtension {
           let limit = BackgroundExtensionEffect.maximumInsetPixels / Double(scale)
@@ -82,9 +87,14 @@ struct SceneValidator {
       let what = value < range.lowerBound && value < 0 ? "is negative" : "is out of range"
       throw fail(
         path,
-        "\(JSONValue.format(value)) \(what); give a value from \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound)) \(unit)"
+        "\(Self.number(value)) \(what); give a value from \(Self.number(range.lowerBound)) to \(Self.number(range.upperBound)) \(unit)"
       )
     }
+  }
+
+  /// A number for a message: whole, or to two decimals.
+  static func number(_ v: Double) -> String {
+    v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(format: "%.2f", v)
   }
 
   func path(_ at: String, _ path: String) throws {
@@ -131,6 +141,11 @@ struct SceneValidator {
       try unit("\(at).radialGradient.center", center)
       try check("\(at).radialGradient.startRadius", r0, 0...100_000, "pt")
       try check("\(at).radialGradient.endRadius", r1, 0...100_000, "pt")
+      guard r0 <= r1 else {
+        throw fail(
+          "\(at).radialGradient.startRadius",
+          "\(Self.number(r0)) is larger than endRadius \(Self.number(r1)); the gradient runs outward from startRadius")
+      }
     }
   }
 

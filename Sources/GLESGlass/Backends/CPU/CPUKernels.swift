@@ -33,7 +33,8 @@ enum CPUKernels {
         p.pointee = Half.round(blend ? value + p.pointee * (1 - value.w) : value)
       case .srgb8:
         let p = bytes.unsafelyUnwrapped + 4 * index
-        let c = OutputEncoding.straight(value)
+        var c = OutputEncoding.straight(value)
+        if (c.w * 255 + 0.5).rounded(.down) == 0 { c = .zero }
         let tables = SRGB.encode8Tables
         p[0] = tables.encode(c.x)
         p[1] = tables.encode(c.y)
@@ -41,7 +42,8 @@ enum CPUKernels {
         p[3] = UInt8((c.w * 255 + 0.5).rounded(.down))
       case .srgb16:
         let p = words.unsafelyUnwrapped + 4 * index
-        let c = OutputEncoding.straight(value)
+        var c = OutputEncoding.straight(value)
+        if (c.w * 65535 + 0.5).rounded(.down) == 0 { c = .zero }
         p[0] = SRGB.encode16(c.x)
         p[1] = SRGB.encode16(c.y)
         p[2] = SRGB.encode16(c.z)
