@@ -124,7 +124,8 @@ public final class Renderer: @unchecked Sendable {
     try lowering.checkImageSizes(maxPixels: maxPixels)
     let compiled = try lowering.lower().compile()
     // Intermediates and the images fitted to their frames, as binary16.
-    let bytes = compiled.lifetimes.keys.reduce(0) { $0 + compiled.graph[$1].descriptor.byteCount }
+    let bytes =
+      compiled.lifetimes.keys.reduce(0) { $0 + compiled.graph[$1].descriptor.byteCount }
       + compiled.graph.resources.reduce(0) { total, resource in
         if case .source = resource.role { total + resource.descriptor.byteCount } else { total }
       }

@@ -164,8 +164,12 @@ struct Parity: ParsableCommand {
       defer { gpu.close() }
       let cpu = try Renderer(backend: .cpu)
       var timings = RenderTimings()
-      let a = try options.naming { try gpu.render(file.scene, images: images, maxPixels: options.maxPixels, timings: &timings) }
-      let b = try options.naming { try cpu.render(file.scene, images: images, maxPixels: options.maxPixels, timings: &timings) }
+      let a = try options.naming {
+        try gpu.render(file.scene, images: images, maxPixels: options.maxPixels, timings: &timings)
+      }
+      let b = try options.naming {
+        try cpu.render(file.scene, images: images, maxPixels: options.maxPixels, timings: &timings)
+      }
       let result = try ImageComparison(a, b)
       if let diff { try PNGCodec.write(ImageComparison.differenceImage(a, b), to: diff) }
       let share = 100 * result.fractionOverOne

@@ -378,7 +378,8 @@ struct SceneLowering {
       guard !rect.isEmpty else { continue }
       let window = rect.offsetBy(-content.frame.x, -content.frame.y)
       let fitted = ImageResampler.fit(image(content.source), to: content.frame.size, mode: .fit, window: window)
-      let source = graph.importSource(fitted, as: .linearHalf, rects: [PixelRect(size: rect.size)], name: content.source)
+      let source = graph.importSource(
+        fitted, as: .linearHalf, rects: [PixelRect(size: rect.size)], name: content.source)
       graph.addPass(
         "\(name) content \(index)",
         .drawImage(

@@ -9,7 +9,9 @@ public enum ImageResampler {
   /// `fit` fits inside and leaves the rest clear. An image that needs no scaling is
   /// cropped or padded exactly, at its own depth. With `window`, only that part of
   /// the fitted frame is made (the part of a frame a canvas shows).
-  public static func fit(_ image: RGBAImage, to frameSize: PixelSize, mode: ContentMode, window: PixelRect? = nil)
+  public static func fit(
+    _ image: RGBAImage, to frameSize: PixelSize, mode: ContentMode, window: PixelRect? = nil
+  )
     -> RGBAImage
   {
     let window = window ?? PixelRect(size: frameSize)

@@ -25,7 +25,8 @@ extension Scene {
         if l.clipShape.needsContainer {
           throw v.fail(
             "\(at).clipShape",
-            "an image layer has no container shape, so its clip cannot have concentric corners; use a roundedRect or fixed corners")
+            "an image layer has no container shape, so its clip cannot have concentric corners; use a roundedRect or fixed corners"
+          )
         }
         try v.shape("\(at).clipShape", l.clipShape, container: nil)
         if let e = l.backgroundExtension {
