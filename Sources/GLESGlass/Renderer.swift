@@ -95,17 +95,7 @@ public final class Renderer: @unchecked Sendable {
     try PNGCodec.checkPixelLimit(canvas, maxPixels: maxPixels, what: "the extended canvas")
     let compiled = try effect.lower(image, depth: depth).compile()
     try Self.checkWorkingMemory(compiled, effect, canvas)
-    switch backend {
-    case .gles(let gles):
-      if let problem = Self.textureLimitProblem(compiled, limit: gles.info.maxTextureSize) {
-        guard let cpuFallback else { throw GlassError(.imageTooLarge, "\(problem); use --backend cpu") }
-        timings.fallbackReason = problem
-        return try RenderExecutor.execute(compiled, on: cpuFallback, timings: &timings)
-      }
-      return try RenderExecutor.execute(compiled, on: gles, timings: &timings)
-    case .cpu(let backend):
-      return try RenderExecutor.execute(compiled, on: backend, timings: &timings)
-    }
+    return try execute(compiled, timings: &timings)
   }
 
   /// Renders a scene whose images are already decoded (`SceneFile.loadImages`),
@@ -124,11 +114,7 @@ public final class Renderer: @unchecked Sendable {
     try lowering.checkImageSizes(maxPixels: maxPixels)
     let compiled = try lowering.lower().compile()
     // Intermediates and the images fitted to their frames, as binary16.
-    let bytes =
-      compiled.lifetimes.keys.reduce(0) { $0 + compiled.graph[$1].descriptor.byteCount }
-      + compiled.graph.resources.reduce(0) { total, resource in
-        if case .source = resource.role { total + resource.descriptor.byteCount } else { total }
-      }
+    let bytes = compiled.transientBytes + compiled.sourceBytes
     guard bytes <= Self.maxWorkingBytes else {
       throw GlassError(
         .imageTooLarge,
@@ -165,7 +151,7 @@ public final class Renderer: @unchecked Sendable {
   )
     throws
   {
-    let bytes = compiled.lifetimes.keys.reduce(0) { $0 + compiled.graph[$1].descriptor.byteCount }
+    let bytes = compiled.transientBytes
     guard bytes > maxWorkingBytes else { return }
     throw GlassError(
       .imageTooLarge,

@@ -34,6 +34,35 @@ func reportingErrors(_ body: () throws -> Void) throws {
   }
 }
 
+/// The shape of every command that renders to a PNG: reserve the output, start
+/// the GL context on another thread while `load` reads the input (the decode
+/// phase), render, write, and print the timings when asked. The start is waited for
+/// and the context closed before the process ends, whatever happens.
+func renderToFile<Input>(
+  output: String, backend: BackendChoice, compression: Int, printTimings: Bool, load: () throws -> Input,
+  render: (Renderer, Input, inout RenderTimings) throws -> RGBAImage
+) throws {
+  try reportingErrors {
+    let start = Date()
+    var phases = RenderTimings()
+    let file = try PNGCodec.OutputFile(path: output)
+    let pending = Renderer.start(backend: backend)
+    defer { pending.close() }
+    let decodeStart = Date()
+    let input = try load()
+    phases.decodeMilliseconds = Date().timeIntervalSince(decodeStart) * 1000
+    let renderer = try pending.value()
+    if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
+    let image = try render(renderer, input, &phases)
+    if let reason = phases.fallbackReason { report("rendering on the CPU: \(reason)") }
+    let encodeStart = Date()
+    try file.write(image, compression: compression)
+    phases.encodeMilliseconds = Date().timeIntervalSince(encodeStart) * 1000
+    phases.totalMilliseconds = Date().timeIntervalSince(start) * 1000
+    if printTimings { FileHandle.standardError.write(Data((phases.json + "\n").utf8)) }
+  }
+}
+
 struct Extend: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Extend an image under a sidebar and an inspector with blurred mirrored copies of its edges.",
@@ -116,29 +145,17 @@ struct Extend: ParsableCommand {
   }
 
   func run() throws {
-    try reportingErrors {
-      let start = Date()
-      var phases = RenderTimings()
-      let file = try PNGCodec.OutputFile(path: output)
-      // The GL context starts while the input is decoded; whatever happens next,
-      // the start is waited for and the context closed before the process ends.
-      let pending = Renderer.start(backend: backend)
-      defer { pending.close() }
-      let decodeStart = Date()
-      let decoded = try PNGCodec.read(path: input, maxPixels: maxPixels)
-      phases.decodeMilliseconds = Date().timeIntervalSince(decodeStart) * 1000
-      for warning in decoded.warnings { report("warning: \(input): libpng: \(warning)") }
-      let renderer = try pending.value()
-      if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
-      let image = try renderer.render(
-        effect, on: decoded.image, depth: depth == 16 ? .sixteen : .eight, maxPixels: maxPixels, timings: &phases)
-      if let reason = phases.fallbackReason { report("rendering on the CPU: \(reason)") }
-      let encodeStart = Date()
-      try file.write(image, compression: compression)
-      phases.encodeMilliseconds = Date().timeIntervalSince(encodeStart) * 1000
-      phases.totalMilliseconds = Date().timeIntervalSince(start) * 1000
-      if timings { FileHandle.standardError.write(Data((phases.json + "\n").utf8)) }
-    }
+    try renderToFile(
+      output: output, backend: backend, compression: compression, printTimings: timings,
+      load: {
+        let decoded = try PNGCodec.read(path: input, maxPixels: maxPixels)
+        for warning in decoded.warnings { report("warning: \(input): libpng: \(warning)") }
+        return decoded
+      },
+      render: { renderer, decoded, phases in
+        try renderer.render(
+          effect, on: decoded.image, depth: depth == 16 ? .sixteen : .eight, maxPixels: maxPixels, timings: &phases)
+      })
   }
 }
 

@@ -81,30 +81,15 @@ struct Render: ParsableCommand {
   }
 
   func run() throws {
-    try reportingErrors {
-      let start = Date()
-      var phases = RenderTimings()
-      let file = try PNGCodec.OutputFile(path: output)
-      let pending = Renderer.start(backend: backend)
-      defer { pending.close() }
-      let decodeStart = Date()
-      let (sceneFile, images) = try options.load()
-      let scene = sceneFile.scene
-      phases.decodeMilliseconds = Date().timeIntervalSince(decodeStart) * 1000
-      let renderer = try pending.value()
-      if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
-      let image = try options.naming {
-        try renderer.render(
-          scene, images: images, depth: depth == 16 ? .sixteen : .eight, maxPixels: options.maxPixels,
-          timings: &phases)
-      }
-      if let reason = phases.fallbackReason { report("rendering on the CPU: \(reason)") }
-      let encodeStart = Date()
-      try file.write(image, compression: compression)
-      phases.encodeMilliseconds = Date().timeIntervalSince(encodeStart) * 1000
-      phases.totalMilliseconds = Date().timeIntervalSince(start) * 1000
-      if timings { FileHandle.standardError.write(Data((phases.json + "\n").utf8)) }
-    }
+    try renderToFile(
+      output: output, backend: backend, compression: compression, printTimings: timings, load: { try options.load() },
+      render: { renderer, loaded, phases in
+        try options.naming {
+          try renderer.render(
+            loaded.file.scene, images: loaded.images, depth: depth == 16 ? .sixteen : .eight,
+            maxPixels: options.maxPixels, timings: &phases)
+        }
+      })
   }
 }
 
@@ -126,7 +111,7 @@ struct Validate: ParsableCommand {
       let (sceneFile, images) = try options.load()
       let scene = sceneFile.scene
       print(
-        "\(options.scene): valid, \(scene.pixelSize) pixels (\(JSONValueFormat.points(scene.size)) at \(scene.scale)x), "
+        "\(options.scene): valid, \(scene.pixelSize) pixels (\(ParameterSpec.format(scene.size.width))x\(ParameterSpec.format(scene.size.height)) pt at \(scene.scale)x), "
           + "\(scene.layers.count) layers, \(images.count) images")
     }
   }
@@ -180,14 +165,8 @@ struct Parity: ParsableCommand {
       if result.maxDifference > maxDiff + 1e-9 || share > maxShare {
         throw GlassError(
           .imagesDiffer,
-          "GPU and CPU differ beyond --max-diff \(JSONValueFormat.number(maxDiff)) / --max-share \(maxShare)")
+          "GPU and CPU differ beyond --max-diff \(ParameterSpec.format(maxDiff)) / --max-share \(maxShare)")
       }
     }
   }
-}
-
-/// Number formatting for messages.
-enum JSONValueFormat {
-  static func number(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
-  static func points(_ s: PointSize) -> String { "\(number(s.width))x\(number(s.height)) pt" }
 }

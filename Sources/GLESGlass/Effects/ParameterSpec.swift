@@ -35,7 +35,8 @@ public struct ParameterSpec: Sendable, Equatable {
     }
   }
 
-  static func format(_ value: Double) -> String {
+  /// A number the shortest way that reads back the same: whole numbers without `.0`.
+  public static func format(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
   }
 }

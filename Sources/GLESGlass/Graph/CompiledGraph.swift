@@ -19,6 +19,16 @@ public struct CompiledGraph: Sendable {
 
   /// The passes to run, in order.
   public var passes: [RenderGraph.Pass] { order.map { graph.passes[$0] } }
+
+  /// Bytes of every transient image the live passes use.
+  public var transientBytes: Int { lifetimes.keys.reduce(0) { $0 + graph[$1].descriptor.byteCount } }
+
+  /// Bytes of every imported source image.
+  public var sourceBytes: Int {
+    graph.resources.reduce(0) { total, resource in
+      if case .source = resource.role { total + resource.descriptor.byteCount } else { total }
+    }
+  }
 }
 
 extension RenderGraph {

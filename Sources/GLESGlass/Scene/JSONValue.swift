@@ -255,7 +255,7 @@ public indirect enum JSONValue: Hashable, Sendable {
     switch self {
     case .null: return "null"
     case .bool(let v): return v ? "true" : "false"
-    case .number(let v): return Self.format(v)
+    case .number(let v): return ParameterSpec.format(v)
     case .string(let v): return Self.quote(v)
     case .array(let items):
       if items.isEmpty { return "[]" }
@@ -271,12 +271,6 @@ public indirect enum JSONValue: Hashable, Sendable {
         + members.map { inner + Self.quote($0.key) + ": " + $0.value.formatted(indent: inner) }.joined(separator: ",\n")
         + "\n\(indent)}"
     }
-  }
-
-  /// A number the shortest way that reads back the same: integers without `.0`.
-  static func format(_ v: Double) -> String {
-    if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
-    return "\(v)"
   }
 
   static func quote(_ s: String) -> String {

@@ -99,7 +99,7 @@ extension Scene {
       size: PointSize(width: try s.required("width").number(), height: try s.required("height").number()))
     if let scale = o["scale"] {
       let value = try scale.number()
-      guard [1.0, 2, 3].contains(value) else { throw scale.fail("\(JSONValue.format(value)) is not 1, 2 or 3") }
+      guard [1.0, 2, 3].contains(value) else { throw scale.fail("\(ParameterSpec.format(value)) is not 1, 2 or 3") }
       self.scale = Int(value)
     }
     if let background = o["background"] { self.background = try Self.background(background) }
