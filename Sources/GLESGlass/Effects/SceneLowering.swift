@@ -106,22 +106,17 @@ struct SceneLowering {
         }()
         guard fitsFrame else { break }
         if let e = l.backgroundExtension {
-          let px = { (points: Double) in Int((points * scale).rounded()) }
+          let effect = extensionEffect(e)
+          let extended = effect.canvasSize(for: frame.size)
           rect = PixelRect(
-            x: frame.x - px(e.leading), y: frame.y - px(e.top), width: frame.width + px(e.leading) + px(e.trailing),
-            height: frame.height + px(e.top) + px(e.bottom))
+            x: frame.x - effect.parameters.leadingPixels, y: frame.y - effect.parameters.topPixels,
+            width: extended.width, height: extended.height)
         } else {
           rect = frame
         }
       case .shape(let l) where l.shape == .rect:
-        let opaque: Bool
-        switch l.fill {
-        case .color(let c): opaque = c.opacity == 1
-        case .linearGradient(let g, _, _), .radialGradient(let g, _, _, _):
-          opaque = g.stops.allSatisfy { $0.color.opacity == 1 }
-        }
         let frame = pixelFrame(l.frame)
-        if opaque && pointFrame(frame) == l.frame { rect = frame }
+        if l.fill.isOpaque && pointFrame(frame) == l.frame { rect = frame }
       default: break
       }
       guard let rect, rect.x <= 0, rect.maxX >= size.width else { continue }
@@ -184,6 +179,15 @@ struct SceneLowering {
     return PixelRect(x: x0, y: y0, width: max(x1 - x0, 0), height: max(y1 - y0, 0))
   }
 
+  /// An image layer's extension in pixels: insets rounded to whole pixels.
+  func extensionEffect(_ ext: BackgroundExtension) -> BackgroundExtensionEffect {
+    let px = { (points: Double) in Int((points * scale).rounded()) }
+    return BackgroundExtensionEffect(
+      .init(
+        leadingPixels: px(ext.leading), trailingPixels: px(ext.trailing), topPixels: px(ext.top),
+        bottomPixels: px(ext.bottom), sigmaPixels: ext.sigma * scale))
+  }
+
   /// The same rectangle in points.
   func pointFrame(_ rect: PixelRect) -> PointRect {
     PointRect(
@@ -203,16 +207,13 @@ struct SceneLowering {
     let source = graph.importSource(fitted, as: .linearHalf, rects: [PixelRect(size: fitted.size)], name: layer.source)
     let origin = PixelPoint(x: frame.x + window.x, y: frame.y + window.y)
     if let ext = layer.backgroundExtension {
-      let px = { (points: Double) in Int((points * scale).rounded()) }
-      let effect = BackgroundExtensionEffect(
-        .init(
-          leadingPixels: px(ext.leading), trailingPixels: px(ext.trailing), topPixels: px(ext.top),
-          bottomPixels: px(ext.bottom), sigmaPixels: ext.sigma * scale))
+      let effect = extensionEffect(ext)
       // The strips of an opaque image replace what is under them (blending would
       // let the background through where binary16 rounds the blurred alpha below 1).
       effect.lowerStrips(
         imageSize: frame.size, source: source, into: &graph, target: canvas,
-        origin: PixelPoint(x: frame.x - px(ext.leading), y: frame.y - px(ext.top)), bounds: canvasRect,
+        origin: PixelPoint(x: frame.x - effect.parameters.leadingPixels, y: frame.y - effect.parameters.topPixels),
+        bounds: canvasRect,
         blend: !fitted.isOpaque)
     }
     let clip = layer.clipShape.geometry(in: pointFrame(frame), scale: scale)
@@ -233,14 +234,8 @@ struct SceneLowering {
     let bounds = !aligned.isEmpty && shape.coversFully(aligned) ? aligned : shape.pixelBounds()
     let rect = bounds.intersection(canvasRect)
     guard !rect.isEmpty else { return }
-    let opaque: Bool
-    switch layer.fill {
-    case .color(let c): opaque = c.opacity == 1
-    case .linearGradient(let g, _, _), .radialGradient(let g, _, _, _):
-      opaque = g.stops.allSatisfy { $0.color.opacity == 1 }
-    }
     // An opaque fill covering every pixel it touches replaces them.
-    let replaces = opaque && shape.coversFully(rect)
+    let replaces = layer.fill.isOpaque && shape.coversFully(rect)
     graph.addPass(
       "\(name) fill", .fill(FillShape(shape: shape, paint: paint(layer.fill, in: layer.frame))), inputs: [],
       output: canvas, rect: rect, blend: !replaces)

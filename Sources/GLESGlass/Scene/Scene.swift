@@ -245,6 +245,14 @@ public enum Fill: Hashable, Sendable {
   case linearGradient(Gradient, startPoint: UnitPoint, endPoint: UnitPoint)
   /// A gradient by distance from `center`, from `startRadius` to `endRadius` points.
   case radialGradient(Gradient, center: UnitPoint, startRadius: Double, endRadius: Double)
+
+  /// True when every colour of the fill is fully opaque.
+  public var isOpaque: Bool {
+    switch self {
+    case .color(let c): c.opacity == 1
+    case .linearGradient(let g, _, _), .radialGradient(let g, _, _, _): g.stops.allSatisfy { $0.color.opacity == 1 }
+    }
+  }
 }
 
 /// How an image fits its frame.
