@@ -71,6 +71,25 @@ static png_structp cpng_new_reader(cpng_io *io) {
   return png;
 }
 
+static uint32_t cpng_get32(const uint8_t *p);
+
+/* The compressed image data a file can hold: the lengths of its IDAT chunks up to
+   IEND, each cut to what the file holds. A walk over lengths and types only, so a
+   caller can bound what the data can inflate to before allocating for it. */
+static uint64_t cpng_idat_bytes(const uint8_t *data, size_t size) {
+  uint64_t total = 0;
+  size_t pos = 8;
+  while (pos <= size && size - pos >= 8) {
+    uint32_t length = cpng_get32(data + pos);
+    const uint8_t *type = data + pos + 4;
+    size_t available = size - pos - 8;
+    if (!memcmp(type, "IDAT", 4)) total += length < available ? length : available;
+    if (!memcmp(type, "IEND", 4) || length >= available) break;
+    pos += 12 + (size_t)length;
+  }
+  return total;
+}
+
 int cpng_read_header(const uint8_t *data, size_t size, cpng_info *info, char *err, size_t err_size) {
   if (err_size) err[0] = '\0';
   if (cpng_check_signature(data, size, err, err_size) != 0) return -1;
@@ -94,6 +113,7 @@ int cpng_read_header(const uint8_t *data, size_t size, cpng_info *info, char *er
   info->interlaced = png_get_interlace_type(png, pinfo) != PNG_INTERLACE_NONE;
   info->has_trns = png_get_valid(png, pinfo, PNG_INFO_tRNS) != 0;
   png_destroy_read_struct(&png, &pinfo, NULL);
+  info->idat_bytes = cpng_idat_bytes(data, size);
   return 0;
 }
 
@@ -254,12 +274,13 @@ static int cpng_decode_fast(const uint8_t *data, size_t size, int depth, void *o
   return 1;
 }
 
-int cpng_decode(const uint8_t *data, size_t size, int depth, void *out, size_t out_size,
+int cpng_decode(const uint8_t *data, size_t size, int depth, cpng_decoder decoder, void *out, size_t out_size,
                 char *err, size_t err_size, char *warn, size_t warn_size) {
   if (err_size) err[0] = '\0';
   if (warn_size) warn[0] = '\0';
   if (cpng_check_signature(data, size, err, err_size) != 0) return -1;
-  if (cpng_decode_fast(data, size, depth, out, out_size)) return 0;
+  if (decoder != CPNG_DECODER_LIBPNG && cpng_decode_fast(data, size, depth, out, out_size)) return 0;
+  if (decoder == CPNG_DECODER_FAST) return 1;
   cpng_io io = {data, size, 0, err, err_size, warn, warn_size};
   png_structp png = cpng_new_reader(&io);
   if (png == NULL) {

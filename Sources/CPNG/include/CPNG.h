@@ -15,17 +15,27 @@ typedef struct {
   int color_type;    // PNG colour type in the file
   int interlaced;    // 1 for Adam7
   int has_trns;      // 1 when a tRNS chunk gives transparency
+  uint64_t idat_bytes;  // compressed image data: the lengths of the IDAT chunks, as far as the file holds them
 } cpng_info;
 
-/// Reads the signature and IHDR. Returns 0, or -1 with a message in `err`.
+/// Which decoder `cpng_decode` runs.
+typedef enum {
+  CPNG_DECODER_AUTO = 0,    // the fast path when the file is one it handles, else libpng
+  CPNG_DECODER_FAST = 1,    // the fast path only: returns 1 when the file is not one it handles
+  CPNG_DECODER_LIBPNG = 2,  // libpng only
+} cpng_decoder;
+
+/// Reads the signature and IHDR, and adds up the IDAT lengths (no CRC is
+/// checked). Returns 0, or -1 with a message in `err`.
 int cpng_read_header(const uint8_t *data, size_t size, cpng_info *info,
                      char *err, size_t err_size);
 
 /// Decodes to RGBA: 8 bits per channel when `depth` is 8, native-endian 16 bits
 /// when 16. `out` holds width * height * 4 * depth / 8 bytes. Warnings libpng only
 /// warns about (a bad ICC profile, say) are collected in `warn`. Returns 0, or -1
-/// with a message in `err`.
-int cpng_decode(const uint8_t *data, size_t size, int depth, void *out, size_t out_size,
+/// with a message in `err`, or 1 when `decoder` is CPNG_DECODER_FAST and the file
+/// is not one the fast path handles (or is damaged: the fast path gives no message).
+int cpng_decode(const uint8_t *data, size_t size, int depth, cpng_decoder decoder, void *out, size_t out_size,
                 char *err, size_t err_size, char *warn, size_t warn_size);
 
 /// Encodes RGBA rows (8 bits, or native-endian 16 bits when `depth` is 16) to the

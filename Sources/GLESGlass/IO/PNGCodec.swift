@@ -33,6 +33,34 @@ public enum PNGCodec {
     public var interlaced: Bool
     /// True when a tRNS chunk gives transparency.
     public var hasTransparencyChunk: Bool
+    /// Bytes of compressed image data the file holds (its IDAT chunks).
+    public var compressedBytes: Int
+
+    /// Samples per pixel in the file: 1 grey, 2 grey + alpha, 3 RGB, 4 RGBA, 1 palette.
+    var channels: Int {
+      switch colorType {
+      case 2: 3
+      case 4: 2
+      case 6: 4
+      default: 1
+      }
+    }
+
+    /// The fewest bytes the image data inflates to: every row's samples, packed.
+    public var minimumInflatedBytes: Int {
+      let rowBits = size.width.multipliedReportingOverflow(by: channels * bitDepth)
+      guard !rowBits.overflow else { return .max }
+      let row = (rowBits.partialValue + 7) / 8
+      let total = row.multipliedReportingOverflow(by: size.height)
+      return total.overflow ? .max : total.partialValue
+    }
+
+    /// The most bytes `compressedBytes` of deflate data can inflate to: deflate
+    /// codes at best 258 bytes in 2 bits, 1032:1, plus a little for block headers.
+    public var maximumInflatedBytes: Int {
+      let (bytes, overflow) = compressedBytes.multipliedReportingOverflow(by: 1032)
+      return overflow ? .max : bytes + 4096
+    }
   }
 
   /// Reads and decodes the PNG file at `path`; errors name the file.
@@ -68,24 +96,75 @@ public enum PNGCodec {
     return Header(
       size: PixelSize(width: Int(info.width), height: Int(info.height)),
       bitDepth: Int(info.bit_depth), colorType: Int(info.color_type),
-      interlaced: info.interlaced != 0, hasTransparencyChunk: info.has_trns != 0)
+      interlaced: info.interlaced != 0, hasTransparencyChunk: info.has_trns != 0,
+      compressedBytes: Int(clamping: info.idat_bytes))
+  }
+
+  /// Throws `invalidImage` when the file's image data cannot fill its header's
+  /// size however it inflates: a tiny file claiming a huge image is refused before
+  /// anything is allocated for its pixels.
+  static func checkDataSize(_ header: Header, name: String) throws {
+    guard header.minimumInflatedBytes > header.maximumInflatedBytes else { return }
+    let data =
+      header.compressedBytes == 0 ? "no image data" : "only \(byteAmount(header.compressedBytes)) of image data"
+    throw GlassError(
+      .invalidImage,
+      "\(name): the header says \(header.size) pixels but the file holds \(data), which cannot fill them; "
+        + "the PNG data is truncated or damaged")
+  }
+
+  /// `812 bytes`, `3.1 KB`, `52 MB`.
+  static func byteAmount(_ bytes: Int) -> String {
+    if bytes < 1000 { return "\(bytes) bytes" }
+    let units = ["KB", "MB", "GB", "TB"]
+    var value = Double(bytes) / 1000
+    var unit = 0
+    while value >= 1000 && unit < units.count - 1 {
+      value /= 1000
+      unit += 1
+    }
+    return (value >= 10 ? String(Int(value.rounded())) : String(format: "%.1f", value)) + " " + units[unit]
+  }
+
+  /// Which decoder runs: the fast path where it applies (the default), or one alone
+  /// (the fuzzer compares them).
+  public enum Decoder: Sendable {
+    /// The fast path for plain 8/16-bit RGB(A) files, libpng for the rest.
+    case automatic
+    /// The fast path only; `decode` returns nil for a file it does not handle.
+    case fastOnly
+    /// libpng only.
+    case libpngOnly
+
+    var c: cpng_decoder {
+      switch self {
+      case .automatic: CPNG_DECODER_AUTO
+      case .fastOnly: CPNG_DECODER_FAST
+      case .libpngOnly: CPNG_DECODER_LIBPNG
+      }
+    }
   }
 
   /// Decodes PNG data to RGBA. The pixel limit is checked from the header, before
   /// the pixels are allocated.
   public static func decode(_ data: [UInt8], name: String, maxPixels: Int = defaultMaxPixels) throws -> Decoded {
-    try decode(data, name: name, maxPixels: maxPixels, depth: nil)
+    guard let decoded = try decode(data, name: name, maxPixels: maxPixels, depth: nil, decoder: .automatic) else {
+      preconditionFailure("the automatic decoder always decides")
+    }
+    return decoded
   }
 
   /// Decodes at `depth`, or at the file's depth when nil (libpng scales 16-bit
-  /// samples down for an 8-bit decode: a check on `RGBAImage.eightBit`).
-  static func decode(
-    _ data: [UInt8], name: String, maxPixels: Int, depth requested: RGBAImage.Depth?
+  /// samples down for an 8-bit decode: a check on `RGBAImage.eightBit`), with
+  /// `decoder`; nil only when `.fastOnly` declines the file.
+  public static func decode(
+    _ data: [UInt8], name: String, maxPixels: Int, depth requested: RGBAImage.Depth?, decoder: Decoder
   ) throws
-    -> Decoded
+    -> Decoded?
   {
     let header = try header(of: data, name: name)
     try checkPixelLimit(header.size, maxPixels: maxPixels, what: name)
+    try checkDataSize(header, name: name)
     let depth: RGBAImage.Depth = requested ?? (header.bitDepth == 16 ? .sixteen : .eight)
     var message = [CChar](repeating: 0, count: 512)
     var warnings = [CChar](repeating: 0, count: 2048)
@@ -93,7 +172,7 @@ public enum PNGCodec {
     func run(_ out: UnsafeMutableRawBufferPointer) -> Int32 {
       data.withUnsafeBufferPointer { bytes in
         cpng_decode(
-          bytes.baseAddress, bytes.count, Int32(depth.rawValue), out.baseAddress, out.count,
+          bytes.baseAddress, bytes.count, Int32(depth.rawValue), decoder.c, out.baseAddress, out.count,
           &message, message.count, &warnings, warnings.count)
       }
     }
@@ -109,6 +188,7 @@ public enum PNGCodec {
       status = values.withUnsafeMutableBytes(run)
       samples = .sixteen(values)
     }
+    if status == 1 { return nil }
     guard status == 0 else {
       throw GlassError(.invalidImage, "\(name): \(String(cBuffer: message)); the PNG data is damaged")
     }
