@@ -131,6 +131,20 @@ enum PNGFixtures {
     return RGBAImage(size: size, samples: .eight(values.map { UInt8($0) }))
   }
 
+  /// The summed lengths of a file's IDAT chunks, read from the chunk headers
+  /// (4-byte big-endian length, 4-byte type, data, 4-byte CRC) after the signature.
+  static func idatBytes(_ path: String) throws -> Int {
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    var offset = 8
+    var total = 0
+    while offset + 8 <= bytes.count {
+      let length = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      if String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self) == "IDAT" { total += length }
+      offset += 12 + length
+    }
+    return total
+  }
+
   /// A new, empty temporary folder.
   static func temporaryFolder() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("PNGCodecTests-\(UUID().uuidString)")
@@ -175,7 +189,8 @@ struct PNGCodecTests {
         == PNGCodec.Header(
           size: PixelSize(width: fixture.width, height: fixture.height), bitDepth: fixture.bitDepth,
           colorType: fixture.colorType, interlaced: fixture.interlaced,
-          hasTransparencyChunk: fixture.transparencyChunk))
+          hasTransparencyChunk: fixture.transparencyChunk,
+          compressedBytes: try PNGFixtures.idatBytes(fixture.path)))
     let same = decoded.image == expected  // not inside #expect: it would print every sample
     #expect(same, "\(fixture.name): \(firstDifference(decoded.image, expected))")
     #expect(decoded.warnings.isEmpty)
