@@ -1,98 +1,79 @@
 import Foundation
 import GLESGlass
 
-/// The background extension effect computed straight from its definition, in
-/// Double, with nothing approximated: sRGB decode, premultiply, mirror canvas,
-/// Gaussian with taps to ceil(4 sigma) normalised, unpremultiply, sRGB encode,
-/// round. Slow; for tests on small images.
+/// The background extension effect computed straight from its definition in
+/// DESIGN.md, in Double, with nothing approximated and no GLESGlass math (see
+/// `Definition`): sRGB decode, premultiply, the mirrored canvas, the normalised
+/// Gaussian with taps to ceil(4 sigma), mirrored at the canvas edge, unpremultiply,
+/// sRGB encode, round half up. Slow; for tests on small images.
 public enum ExactOracle {
   /// The exact output canvas of `effect` on `image`, at `depth`.
   public static func backgroundExtension(
     _ effect: BackgroundExtensionEffect, on image: RGBAImage, depth: RGBAImage.Depth = .eight
   ) -> RGBAImage {
     let p = effect.parameters
-    let canvasSize = effect.canvasSize(for: image.size)
-    let mapping = MirrorCanvas(
-      canvasSize: canvasSize, imageOrigin: PixelPoint(x: p.leadingPixels, y: p.topPixels), imageSize: image.size)
     let w = image.width
     let h = image.height
+    let canvasWidth = p.leadingPixels + w + p.trailingPixels
+    let canvasHeight = p.topPixels + h + p.bottomPixels
+    let bits = depth == .eight ? 8 : 16
+    let channels = Definition.unitChannels(image)
     // Premultiplied linear light of every image pixel.
-    var linear = [SIMD4<Double>](repeating: .zero, count: w * h)
-    for y in 0..<h {
-      for x in 0..<w {
-        let v = image.pixel16(x: x, y: y)
-        let a = Double(v[3]) / 65535
-        linear[y * w + x] = SIMD4(
-          SRGB.decode(Double(v[0]) / 65535) * a, SRGB.decode(Double(v[1]) / 65535) * a,
-          SRGB.decode(Double(v[2]) / 65535) * a, a)
-      }
+    let linear = (0..<(w * h)).map { i in
+      Definition.premultipliedLinear(
+        SIMD4(channels[4 * i], channels[4 * i + 1], channels[4 * i + 2], channels[4 * i + 3]))
     }
-    let radius = GaussianKernel.radius(sigma: p.sigmaPixels)
-    let weights = GaussianKernel.halfWeights(sigma: p.sigmaPixels, radius: radius)
+    let kernel = Definition.gaussian(sigma: p.sigmaPixels)
+    let columns = foldedWeights(
+      kernel, canvas: canvasWidth, origin: p.leadingPixels, count: w)
+    let rows = foldedWeights(kernel, canvas: canvasHeight, origin: p.topPixels, count: h)
     // Horizontal pass: one row per image row, one column per canvas column.
-    var rows = [SIMD4<Double>](repeating: .zero, count: h * canvasSize.width)
+    var horizontal = [SIMD4<Double>](repeating: .zero, count: h * canvasWidth)
     for r in 0..<h {
-      for x in 0..<canvasSize.width {
+      for x in 0..<canvasWidth {
         var sum = SIMD4<Double>.zero
-        for k in -radius...radius {
-          sum += weights[abs(k)] * linear[r * w + mapping.imageColumn(x + k)]
-        }
-        rows[r * canvasSize.width + x] = sum
+        for (column, weight) in columns[x] { sum += weight * linear[r * w + column] }
+        horizontal[r * canvasWidth + x] = sum
       }
     }
-    var output = RGBAImage(size: canvasSize, depth: depth)
-    let frame = PixelRect(x: p.leadingPixels, y: p.topPixels, width: w, height: h)
-    for y in 0..<canvasSize.height {
-      for x in 0..<canvasSize.width {
-        let value: SIMD4<UInt16>
-        if frame.contains(PixelRect(x: x, y: y, width: 1, height: 1)) {
-          value = image.pixel16(x: x - frame.x, y: y - frame.y)
-          output.set(x: x, y: y, value16: value)
+    // Vertical pass, and the output: the image copied as it is inside its frame.
+    let scale = Double((1 << bits) - 1)
+    var codes = [Int](repeating: 0, count: 4 * canvasWidth * canvasHeight)
+    for y in 0..<canvasHeight {
+      for x in 0..<canvasWidth {
+        let o = 4 * (y * canvasWidth + x)
+        let ix = x - p.leadingPixels
+        let iy = y - p.topPixels
+        if ix >= 0 && ix < w && iy >= 0 && iy < h {
+          for c in 0..<4 { codes[o + c] = Int(floor(channels[4 * (iy * w + ix) + c] * scale + 0.5)) }
           continue
         }
         var sum = SIMD4<Double>.zero
-        for k in -radius...radius {
-          sum += weights[abs(k)] * rows[mapping.imageRow(y + k) * canvasSize.width + x]
-        }
-        output.set(x: x, y: y, linear: sum)
+        for (row, weight) in rows[y] { sum += weight * horizontal[row * canvasWidth + x] }
+        let value = Definition.straightCodes(sum, bits: bits)
+        for c in 0..<4 { codes[o + c] = value[c] }
       }
     }
-    return output
-  }
-}
-
-extension RGBAImage {
-  /// Stores a premultiplied linear colour, exactly encoded at this image's depth.
-  mutating func set(x: Int, y: Int, linear p: SIMD4<Double>) {
-    let a = min(max(p.w, 0), 1)
-    let c = a > 0 ? SIMD3(p.x / a, p.y / a, p.z / a) : .zero
-    let scale = depth == .eight ? 255.0 : 65535.0
-    let encoded = SIMD4(SRGB.encode(c.x), SRGB.encode(c.y), SRGB.encode(c.z), a)
-    let i = 4 * (y * width + x)
-    switch samples {
-    case .eight(var v):
-      samples = .eight([])
-      for k in 0..<4 { v[i + k] = UInt8((encoded[k] * scale + 0.5).rounded(.down)) }
-      samples = .eight(v)
-    case .sixteen(var v):
-      samples = .eight([])
-      for k in 0..<4 { v[i + k] = UInt16((encoded[k] * scale + 0.5).rounded(.down)) }
-      samples = .sixteen(v)
-    }
+    let size = PixelSize(width: canvasWidth, height: canvasHeight)
+    return depth == .eight
+      ? RGBAImage(size: size, samples: .eight(codes.map { UInt8($0) }))
+      : RGBAImage(size: size, samples: .sixteen(codes.map { UInt16($0) }))
   }
 
-  /// Stores 16-bit channel values, converted to this image's depth.
-  mutating func set(x: Int, y: Int, value16 value: SIMD4<UInt16>) {
-    let i = 4 * (y * width + x)
-    switch samples {
-    case .eight(var v):
-      samples = .eight([])
-      for k in 0..<4 { v[i + k] = RGBAImage.eightBit(value[k]) }
-      samples = .eight(v)
-    case .sixteen(var v):
-      samples = .eight([])
-      for k in 0..<4 { v[i + k] = value[k] }
-      samples = .sixteen(v)
+  /// For each canvas position along one axis, the weight of each image index: the
+  /// kernel's taps around it, each sent through the mirror rule, summed where
+  /// several land on one index (the mirrored canvas is periodic, so a wide kernel
+  /// folds many times).
+  static func foldedWeights(
+    _ kernel: (radius: Int, weights: [Double]), canvas: Int, origin: Int, count: Int
+  ) -> [[(index: Int, weight: Double)]] {
+    (0..<canvas).map { x in
+      var byIndex = [Double](repeating: 0, count: count)
+      for k in -kernel.radius...kernel.radius {
+        let index = Definition.imageIndex(canvasIndex: x + k, canvas: canvas, origin: origin, count: count)
+        byIndex[index] += kernel.weights[k + kernel.radius]
+      }
+      return byIndex.enumerated().filter { $0.element != 0 }.map { ($0.offset, $0.element) }
     }
   }
 }

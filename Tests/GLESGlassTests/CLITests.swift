@@ -11,8 +11,9 @@ struct CLIResult {
   var stderr: String
 }
 
-/// Runs the built `glass-gpu` with `arguments`, with `environment` added.
-func runCLI(_ arguments: [String], environment: [String: String] = [:]) throws -> CLIResult {
+/// Runs the built `glass-gpu` with `arguments`, with `environment` added, in
+/// `directory` (the test's own by default).
+func runCLI(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> CLIResult {
   let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("glass-gpu")
   let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -23,6 +24,7 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:]) throws -
   process.executableURL = path
   process.arguments = arguments
   process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  if let directory { process.currentDirectoryURL = directory }
   let out = Pipe()
   let err = Pipe()
   process.standardOutput = out
@@ -39,6 +41,25 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:]) throws -
 /// Every file in a folder (to see that nothing, not even a temporary, was left).
 func files(in folder: URL) -> [String] {
   ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+}
+
+/// Checks a refused command: exit 1, one `glass-gpu:` line naming `words`, and
+/// nothing new in `folder` (no output, no temporary, whatever its name).
+func expectRefused(
+  _ result: CLIResult, mentioning words: [String], leaving folder: URL, as before: [String],
+  sourceLocation: SourceLocation = #_sourceLocation
+) {
+  #expect(result.status == 1, "exit \(result.status): \(result.stderr)", sourceLocation: sourceLocation)
+  let lines = result.stderr.split(separator: "\n")
+  #expect(
+    lines.count == 1 && lines[0].hasPrefix("glass-gpu: "), "one line: \(result.stderr)", sourceLocation: sourceLocation)
+  for word in words {
+    #expect(
+      result.stderr.contains(word), "stderr should name \(word): \(result.stderr)", sourceLocation: sourceLocation)
+  }
+  #expect(
+    files(in: folder) == before, "left behind: \(files(in: folder)) (before: \(before))", sourceLocation: sourceLocation
+  )
 }
 
 /// One bad input: the arguments, and words the error must contain.
@@ -133,25 +154,133 @@ struct CLITests {
     try PNGCodec.write(image, to: path)
     let result = try runCLI(["extend", path, "-o", path, "--backend", "cpu", "--leading", "5", "--trailing", "7"])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(try PNGCodec.read(path: path).image.size == PixelSize(width: 42, height: 20))
+    // The new file is the extension of the old one: the same pixels as the library's.
+    var timings = RenderTimings()
+    let expected = try Renderer(backend: .cpu).render(
+      BackgroundExtensionEffect(.init(leadingPixels: 5, trailingPixels: 7)), on: image, timings: &timings)
+    let written = try PNGCodec.read(path: path).image
+    #expect(written.size == PixelSize(width: 42, height: 20))
+    #expect(written == expected)
     #expect(files(in: folder) == ["photo.png"])
   }
 
-  @Test("an output path that cannot be written fails before any decoding, and leaves nothing")
+  @Test("an output path that cannot be written fails before any decoding, says why, and leaves nothing")
   func unwritableOutput() throws {
-    for path in ["", "/proc/glass-gpu-test.png"] {
-      let result = try runCLI(["extend", "/nonexistent/input.png", "-o", path] + BadInput.insets)
-      #expect(result.status == 1)
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("taken.png"), withIntermediateDirectories: false)
+    try Data("not a folder".utf8).write(to: folder.appendingPathComponent("file"))
+    // (output, words the message must hold, the folder that must be left as it was)
+    let cases: [(String, [String], URL)] = [
+      ("", ["output", "empty"], folder),
+      (folder.appendingPathComponent("taken.png").path, ["cannot write", "taken.png", "folder"], folder),
+      (folder.appendingPathComponent("file/out.png").path, ["cannot write", "file/out.png"], folder),
+      ("/proc/glass-gpu-test.png", ["cannot write", "/proc/glass-gpu-test.png"], folder),
+    ]
+    for (output, words, watched) in cases {
+      let before = files(in: watched)
+      let procBefore = files(in: URL(fileURLWithPath: "/proc")).filter { !$0.allSatisfy(\.isNumber) }
+      // Run in `folder`, so that a temporary for the empty path would land there.
+      let result = try runCLI(["extend", "/nonexistent/input.png", "-o", output] + BadInput.insets, in: folder)
+      expectRefused(result, mentioning: words, leaving: watched, as: before)
       // The output is checked first: the missing input is not what is reported.
       #expect(!result.stderr.contains("/nonexistent/input.png"), "\(result.stderr)")
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("taken.png").path).isEmpty)
+      // /proc gains nothing but processes.
+      #expect(files(in: URL(fileURLWithPath: "/proc")).filter { !$0.allSatisfy(\.isNumber) } == procBefore)
     }
   }
 
-  @Test("an output into a missing folder fails before any work, naming the folder")
+  @Test("an output into a missing folder fails before any work, naming the folder, exit 1")
   func missingOutputFolder() throws {
     let result = try runCLI(["extend", BadInput.good, "-o", "/nonexistent/dir/out.png"] + BadInput.insets)
-    #expect(result.status != 0)
+    #expect(result.status == 1, "\(result.stderr)")
     #expect(result.stderr.contains("/nonexistent/dir"))
+    #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: "/nonexistent"))
+  }
+
+  @Test("extend --max-pixels refuses an input, or a canvas, over it though under the default limit")
+  func extendMaxPixels() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent("out.png").path
+    // rgba8.png is 13 x 7 = 91 pixels; with 8 + 8 px of insets the canvas is 29 x 7 = 203.
+    for (limit, words) in [
+      (90, ["rgba8.png", "91 pixels", "limit of 90 pixels"]), (150, ["canvas", "203 pixels", "limit of 150 pixels"]),
+    ] {
+      let before = files(in: folder)
+      let result = try runCLI(
+        ["extend", BadInput.good, "-o", output, "--backend", "cpu", "--max-pixels", "\(limit)"] + BadInput.insets)
+      expectRefused(result, mentioning: words + ["--max-pixels"], leaving: folder, as: before)
+    }
+    // At the canvas's own size it renders.
+    let fits = try runCLI(
+      ["extend", BadInput.good, "-o", output, "--backend", "cpu", "--max-pixels", "203"] + BadInput.insets)
+    #expect(fits.status == 0, "\(fits.stderr)")
+    #expect(try PNGCodec.read(path: output).image.size == PixelSize(width: 29, height: 7))
+  }
+
+  @Test("render --max-pixels refuses a canvas, or an image, over it though under the default limit")
+  func renderMaxPixels() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A 40 x 30 canvas (1200 pixels) showing a 64 x 64 image (4096 pixels).
+    try PNGCodec.write(
+      ProceduralImages.gradient(width: 64, height: 64), to: folder.appendingPathComponent("big.png").path)
+    let scene = folder.appendingPathComponent("scene.json")
+    try Data(
+      #"{"version": 1, "size": {"width": 40, "height": 30}, "scale": 1, "layers": [{"type": "image", "source": "big.png", "frame": {"width": 20, "height": 20}}]}"#
+        .utf8
+    ).write(to: scene)
+    let output = folder.appendingPathComponent("out.png").path
+    for (limit, words) in [
+      (1000, ["canvas", "1200 pixels", "limit of 1000 pixels"]),
+      (4000, ["big.png", "4096 pixels", "limit of 4000 pixels"]),
+    ] {
+      let before = files(in: folder)
+      let result = try runCLI(["render", scene.path, "-o", output, "--backend", "cpu", "--max-pixels", "\(limit)"])
+      expectRefused(result, mentioning: words + ["--max-pixels"], leaving: folder, as: before)
+    }
+    let fits = try runCLI(["render", scene.path, "-o", output, "--backend", "cpu", "--max-pixels", "4096"])
+    #expect(fits.status == 0, "\(fits.stderr)")
+    #expect(try PNGCodec.read(path: output).image.size == PixelSize(width: 40, height: 30))
+  }
+
+  @Test(
+    "--compression 0 and 12 write valid PNGs of the same pixels, level 0 the larger",
+    arguments: ["render", "extend"])
+  func compression(command: String) throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let input = folder.appendingPathComponent("in.png").path
+    try PNGCodec.write(ProceduralImages.landscape(width: 96, height: 64), to: input)
+    let scene = folder.appendingPathComponent("scene.json")
+    try Data(
+      #"{"version": 1, "size": {"width": 120, "height": 80}, "scale": 1, "background": "white", "layers": [{"type": "image", "source": "in.png", "frame": {"x": 12, "y": 8, "width": 96, "height": 64}}, {"type": "glass", "frame": {"x": 20, "y": 20, "width": 80, "height": 30}}]}"#
+        .utf8
+    ).write(to: scene)
+    var sizes: [Int] = []
+    var images: [RGBAImage] = []
+    for level in [0, 12] {
+      let output = folder.appendingPathComponent("out\(level).png").path
+      let arguments =
+        command == "render"
+        ? ["render", scene.path, "-o", output]
+        : ["extend", input, "-o", output, "--leading", "20", "--trailing", "20", "--sigma", "6"]
+      let result = try runCLI(arguments + ["--backend", "cpu", "--compression", "\(level)"])
+      #expect(result.status == 0, "\(result.stderr)")
+      let decoded = try PNGCodec.read(path: output)
+      #expect(decoded.warnings.isEmpty)
+      images.append(decoded.image)
+      sizes.append(try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int ?? 0)
+    }
+    #expect(images[0] == images[1])
+    // Level 0 stores the rows (4 bytes a pixel, a filter byte a row); 12 compresses.
+    let raw = 4 * images[0].width * images[0].height
+    #expect(sizes[0] >= raw && sizes[1] < sizes[0] / 2, "level 0: \(sizes[0]) bytes, level 12: \(sizes[1]), raw \(raw)")
   }
 
   @Test("--timings prints one JSON line with the six keys; the CPU reports no upload or readback")
@@ -228,7 +357,7 @@ struct CLITests {
     let cpu = folder.appendingPathComponent("cpu.png").path
     let failed = try runCLI(
       ["extend", BadInput.good, "-o", gpu, "--backend", "gpu"] + BadInput.insets, environment: noEGL)
-    #expect(failed.status != 0)
+    #expect(failed.status == 1, "\(failed.stderr)")
     #expect(failed.stderr.contains("no EGL display"), "\(failed.stderr)")
     #expect(failed.stderr.contains("--backend cpu"))
     #expect(!FileManager.default.fileExists(atPath: gpu))
@@ -277,8 +406,7 @@ struct CLITests {
       #expect(result.status == 0, "\(result.stderr)")
       outputs.append(try PNGCodec.read(path: output).image)
     }
-    let comparison = try ImageComparison(outputs[0], outputs[1])
-    #expect(comparison.maxDifference <= 2 && comparison.fractionOverOne <= 0.001)
+    ParityTests.bar.check(try ImageComparison(outputs[0], outputs[1]), "CLI gpu vs cpu")
     var interior = RGBAImage(size: image.size, depth: .eight)
     interior.copy(PixelRect(x: 48, y: 12, width: 160, height: 90), from: outputs[0], to: PixelPoint(x: 0, y: 0))
     #expect(interior == image)

@@ -162,19 +162,66 @@ struct AccuracyCase: Sendable, CustomTestStringConvertible {
   }()
 }
 
+/// Each exact reference computed once, however many tests ask for it: the CPU and
+/// GPU tests of a case, and cases that differ only in the pyramid depth they force.
+/// A case's name stands for its image (cases of one name use one image).
+final class ReferenceCache: @unchecked Sendable {
+  struct Key: Hashable {
+    var name: String
+    var size: PixelSize
+    var parameters: BackgroundExtensionEffect.Parameters
+    var depth: RGBAImage.Depth
+  }
+
+  /// One reference; its own lock lets other references be computed meanwhile.
+  private final class Entry: @unchecked Sendable {
+    let lock = NSLock()
+    var image: RGBAImage?
+  }
+
+  private let lock = NSLock()
+  private var entries: [Key: Entry] = [:]
+
+  static let shared = ReferenceCache()
+
+  /// The exact output of `c`, computed by the first caller.
+  func reference(_ c: AccuracyCase) -> RGBAImage {
+    let key = Key(name: c.name, size: c.image.size, parameters: c.effect.parameters, depth: c.depth)
+    let entry = lock.withLock {
+      if let entry = entries[key] { return entry }
+      let entry = Entry()
+      entries[key] = entry
+      return entry
+    }
+    return entry.lock.withLock {
+      if let image = entry.image { return image }
+      let image = ExactOracle.backgroundExtension(c.effect, on: c.image, depth: c.depth)
+      entry.image = image
+      return image
+    }
+  }
+}
+
 @Suite("Background extension against the exact definition")
 struct ExtensionAccuracyTests {
   /// The bar of the issue: inside the frame the input exactly; in the extension
-  /// PSNR >= 45 dB and no channel off by more than 4/255.
+  /// PSNR >= 45 dB and no channel off by more than 4/255. On the CPU also no
+  /// channel's mean off by more than 0.3/255 over the extension: its errors are
+  /// roundings and the pyramid's ripples around the exact blur, of both signs
+  /// (measured: 0.148/255 at the most, "narrow" at sigma 24), so a biased encode
+  /// shows. Not on the GPU: llvmpipe rounds its binary16 taps down at every
+  /// pyramid level, and a wide blur of a flat region ends exactly one step low
+  /// (measured mean bias up to 1/255, within the bar of 4/255).
   static func check(_ c: AccuracyCase, on backend: TestBackend) throws {
     let actual = try backend.render(c.effect, on: c.image, depth: c.depth, levels: c.levels)
-    let expected = ExactOracle.backgroundExtension(c.effect, on: c.image, depth: c.depth)
+    let expected = ReferenceCache.shared.reference(c)
     #expect(actual.size == expected.size)
     let accuracy = try Accuracy(actual, expected, frame: imageFrame(c.effect, c.image.size))
     if verbose { print("\(backend) \(c.testDescription): \(accuracy)") }
     #expect(accuracy.interiorMaxDifference == 0, "\(accuracy)")
     #expect(accuracy.extensionMaxDifference <= 4, "\(accuracy)")
     #expect(accuracy.extensionPSNR >= 45, "\(accuracy)")
+    if backend == .cpu { #expect(accuracy.extensionPixels.largestMeanBias <= 0.3, "\(accuracy)") }
     if c.effect.parameters.sigmaPixels == 0 {
       // Sigma 0 is an exact copy, not an approximation.
       #expect(accuracy.extensionMaxDifference == 0, "\(accuracy)")

@@ -1,4 +1,5 @@
 import Foundation
+import GlassTestSupport
 import Testing
 
 @testable import GLESGlass
@@ -74,6 +75,60 @@ struct MathTests {
       #expect(Half.round(value) == Float(reference), "value \(value)")
       #expect(Half.bits(value) == reference.bitPattern, "value \(value)")
       #expect(Half.float(bits: reference.bitPattern) == Float(reference))
+    }
+  }
+
+  @Test("reflectIndex and MirrorCanvas follow the definition, written apart from them")
+  func mirrorAgainstDefinition() {
+    for n in [1, 2, 3, 5, 8] {
+      for i in -50...50 { #expect(reflectIndex(i, count: n) == Definition.mirror(i, count: n), "n=\(n) i=\(i)") }
+    }
+    let canvas = MirrorCanvas(
+      canvasSize: PixelSize(width: 31, height: 9), imageOrigin: PixelPoint(x: 12, y: 2),
+      imageSize: PixelSize(width: 5, height: 4))
+    for x in -70...70 {
+      #expect(canvas.imageColumn(x) == Definition.imageIndex(canvasIndex: x, canvas: 31, origin: 12, count: 5))
+    }
+    for y in -30...30 {
+      #expect(canvas.imageRow(y) == Definition.imageIndex(canvasIndex: y, canvas: 9, origin: 2, count: 4))
+    }
+  }
+
+  @Test("Gaussian weights are the definition's: exp(-i^2 / (2 sigma^2)), normalised, to ceil(4 sigma)")
+  func gaussianAgainstDefinition() {
+    for sigma in [0.3, 0.5, 1, 1.7, 2, 3.99, 7.1, 24] {
+      let radius = GaussianKernel.radius(sigma: sigma)
+      let definition = Definition.gaussian(sigma: sigma)
+      #expect(radius == definition.radius, "sigma \(sigma)")
+      let weights = GaussianKernel.halfWeights(sigma: sigma, radius: radius)
+      for i in 0...radius {
+        let expected = definition.weights[definition.radius + i]
+        #expect(abs(weights[i] - expected) <= 1e-12 * expected, "sigma \(sigma) tap \(i)")
+      }
+      // The variance of the taps is sigma^2, to within what sampling and the
+      // truncation at 4 sigma change (under 1 % from sigma 1 on).
+      let variance = (0...radius).reduce(0.0) { $0 + 2 * Double($1 * $1) * weights[$1] }
+      if sigma >= 1 { #expect(abs(variance / (sigma * sigma) - 1) < 0.01, "sigma \(sigma): variance \(variance)") }
+    }
+  }
+
+  @Test("the sRGB curves and tables are the IEC 61966-2-1 formula, written apart from them")
+  func srgbAgainstDefinition() {
+    for i in 0...4096 {
+      let v = Double(i) / 4096
+      #expect(abs(SRGB.decode(v) - Definition.srgbToLinear(v)) < 1e-15, "decode \(v)")
+      #expect(abs(SRGB.encode(v) - Definition.linearToSRGB(v)) < 1e-15, "encode \(v)")
+      #expect(Int(SRGB.encode16(Float(v))) == Definition.code(Definition.linearToSRGB(Double(Float(v))), bits: 16))
+    }
+    for code in 0..<256 {
+      #expect(Double(SRGB.decode8[code]) == Double(Float(Definition.srgbToLinear(Double(code) / 255))), "code \(code)")
+      // The middle of each code's interval encodes back to it.
+      let middle = Float(Definition.srgbToLinear(Double(code) / 255))
+      #expect(Int(SRGB.encode8(middle)) == code, "code \(code)")
+    }
+    for code in stride(from: 0, to: 65536, by: 7) {
+      #expect(
+        Double(SRGB.decode16[code]) == Double(Float(Definition.srgbToLinear(Double(code) / 65535))), "code \(code)")
     }
   }
 

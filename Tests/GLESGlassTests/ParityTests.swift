@@ -45,20 +45,21 @@ struct ParityCase: Sendable, CustomTestStringConvertible {
 @Suite("GPU and CPU render the same pixels")
 struct ParityTests {
   /// The bar of the issue: no channel off by more than 2/255, and at most 0.1 %
-  /// of pixels off by more than 1/255.
+  /// of pixels off by more than 1/255. And, for an error under one step that
+  /// touches every pixel, PSNR >= 56 dB and no channel's mean off by more than
+  /// 0.25/255. What bounds them on llvmpipe: the GPU's bilinear taps on binary16
+  /// levels round down (see PrimitiveConformanceTests), so each pyramid level adds
+  /// a small negative bias. Measured over these cases: PSNR 58.07 dB at the least
+  /// (sigma 150, six levels), mean bias 0.163/255 at the most (alpha of the
+  /// translucent noise). An 8-bit encode biased by 0.45/255 measures 54.0 to
+  /// 58.6 dB and 0.20 to 0.35/255 here: seven of the cases fail.
+  static let bar = ParityBar(maxDifference: 2, minimumPSNR: 56, maximumMeanBias: 0.25)
+
   @Test(.enabled(if: TestGPU.isAvailable, TestGPU.skipReason), arguments: ParityCase.all)
   func parity(_ c: ParityCase) throws {
     let gpu = try TestBackend.gpu.render(c.effect, on: c.image, depth: c.depth)
     let cpu = try TestBackend.cpu.render(c.effect, on: c.image, depth: c.depth)
-    let comparison = try ImageComparison(gpu, cpu)
-    if verbose {
-      print(
-        "parity \(c.testDescription): max \(comparison.maxDifference), over 1: \(comparison.pixelsOverOne), PSNR \(comparison.psnr)"
-      )
-    }
-    #expect(comparison.maxDifference <= 2, "max difference \(comparison.maxDifference)/255")
-    #expect(
-      comparison.fractionOverOne <= 0.001, "\(comparison.pixelsOverOne) of \(comparison.pixelCount) pixels over 1/255")
+    Self.bar.check(try ImageComparison(gpu, cpu), "parity \(c.testDescription)")
   }
 }
 
@@ -106,7 +107,7 @@ struct ResourceTests {
     // The shared renderer still works: the display was not terminated under it.
     var timings = RenderTimings()
     let image = ProceduralImages.checker(width: 9, height: 9)
-    _ = try #require(TestGPU.renderer).render(
+    _ = try TestGPU.requireRenderer().render(
       BackgroundExtensionEffect(.init(leadingPixels: 4, trailingPixels: 4, sigmaPixels: 2)), on: image,
       timings: &timings)
     // And a closed renderer refuses to render rather than crash.
@@ -120,7 +121,7 @@ struct ResourceTests {
     "an image or canvas over the GPU's largest texture is refused before any GL call, naming the fix",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func textureLimit() throws {
-    let renderer = try #require(TestGPU.renderer)
+    let renderer = try TestGPU.requireRenderer()
     let limit = try #require(renderer.gles?.info.maxTextureSize)
     var timings = RenderTimings()
     let wide = RGBAImage(size: PixelSize(width: limit + 1, height: 1), depth: .eight)

@@ -5,7 +5,9 @@ import Testing
 @testable import GLESGlass
 
 /// Each primitive on each backend against its formula, evaluated in Double from
-/// the same binary16 source values the backends start from. Outputs are 16-bit
+/// the same binary16 source values the backends start from. The expectations
+/// come from `Definition` (the mirror rule, the Gaussian and the sRGB curves
+/// written from DESIGN.md), never from GLESGlass's own math. Outputs are 16-bit
 /// sRGB, so the comparison sees past 8-bit rounding: within 3 of 65535 (the GPU
 /// encodes with `pow`; float32 sums differ from Double in the last bits).
 ///
@@ -22,24 +24,30 @@ struct PrimitiveConformanceTests {
     canvasSize: PixelSize(width: 61, height: 40), imageOrigin: PixelPoint(x: 19, y: 11),
     imageSize: PixelSize(width: 23, height: 17))
 
-  /// The premultiplied linear values both backends read, as Double.
+  /// The premultiplied linear values both backends read, as Double, from the
+  /// definition (`Definition`, no GLESGlass math): the sRGB decode of each 8-bit
+  /// code in Double, to Float, times alpha (code / 255 in Float), rounded to binary16.
   static func linear(_ image: RGBAImage) -> [SIMD4<Double>] {
-    var bits = [UInt16](repeating: 0, count: 4 * image.size.pixelCount)
-    bits.withUnsafeMutableBufferPointer { buffer in
-      PremultipliedLinear.convert(image, rect: PixelRect(size: image.size), into: buffer.baseAddress.unsafelyUnwrapped)
-    }
+    guard case .eight(let codes) = image.samples else { preconditionFailure("an 8-bit source") }
     return (0..<image.size.pixelCount).map { i in
-      SIMD4((0..<4).map { Double(Half.float(bits: bits[4 * i + $0])) })
+      let alpha = Float(codes[4 * i + 3]) / 255
+      func premultiplied(_ code: UInt8) -> Double {
+        Double(Float16(Float(Definition.srgbToLinear(Double(code) / 255)) * alpha))
+      }
+      return SIMD4(
+        premultiplied(codes[4 * i]), premultiplied(codes[4 * i + 1]), premultiplied(codes[4 * i + 2]),
+        Double(Float16(alpha)))
     }
   }
 
   /// A premultiplied linear value as the 16-bit output stage stores it.
   static func encode16(_ p: SIMD4<Double>) -> SIMD4<UInt16> {
-    let a = min(max(p.w, 0), 1)
-    func code(_ v: Double) -> UInt16 { UInt16((v * 65535 + 0.5).rounded(.down)) }
-    guard a > 0 else { return .zero }
-    return SIMD4(code(SRGB.encode(p.x / a)), code(SRGB.encode(p.y / a)), code(SRGB.encode(p.z / a)), code(a))
+    let codes = Definition.straightCodes(p, bits: 16)
+    return SIMD4(UInt16(codes[0]), UInt16(codes[1]), UInt16(codes[2]), UInt16(codes[3]))
   }
+
+  /// The mirror rule of DESIGN.md, from `Definition`.
+  static func mirror(_ i: Int, _ n: Int) -> Int { Definition.mirror(i, count: n) }
 
   /// Compares an output with expected 16-bit values, within `tolerance` codes.
   static func check(_ output: RGBAImage, _ expected: (Int, Int) -> SIMD4<UInt16>, rect: PixelRect, tolerance: Int = 3) {
@@ -77,9 +85,36 @@ struct PrimitiveConformanceTests {
     return copy
   }
 
-  /// The canvas value at any integer position, mirrored.
+  /// The canvas value at any integer position, mirrored (`Definition.imageIndex`).
   static func canvasValue(_ values: [SIMD4<Double>], _ x: Int, _ y: Int) -> SIMD4<Double> {
-    values[canvas.imageRow(y) * canvas.imageSize.width + canvas.imageColumn(x)]
+    values[imageRow(y) * canvas.imageSize.width + imageColumn(x)]
+  }
+
+  /// The image column canvas column `x` shows.
+  static func imageColumn(_ x: Int) -> Int {
+    Definition.imageIndex(
+      canvasIndex: x, canvas: canvas.canvasSize.width, origin: canvas.imageOrigin.x, count: canvas.imageSize.width)
+  }
+
+  /// The image row canvas row `y` shows.
+  static func imageRow(_ y: Int) -> Int {
+    Definition.imageIndex(
+      canvasIndex: y, canvas: canvas.canvasSize.height, origin: canvas.imageOrigin.y, count: canvas.imageSize.height)
+  }
+
+  /// The codes of `image` at `depth`, converted by the definition (8 -> 16 bits is
+  /// `v * 65535 / 255`, 16 -> 8 bits `round(v * 255 / 65535)`), four per pixel.
+  static func codes(_ image: RGBAImage, at depth: RGBAImage.Depth) -> [Int] {
+    Definition.unitChannels(image).map { Definition.code($0, bits: depth == .eight ? 8 : 16) }
+  }
+
+  /// The codes stored for pixel (x, y) of `image`, at its own depth.
+  static func stored(_ image: RGBAImage, _ x: Int, _ y: Int) -> [Int] {
+    let i = 4 * (y * image.width + x)
+    switch image.samples {
+    case .eight(let v): return (0..<4).map { Int(v[i + $0]) }
+    case .sixteen(let v): return (0..<4).map { Int(v[i + $0]) }
+    }
   }
 
   static func mirrorExtend(_ backend: TestBackend) throws {
@@ -98,14 +133,13 @@ struct PrimitiveConformanceTests {
         inputs: [source], output: output,
         rect: all)
       let result = try backend.execute(graph)
-      let expected = input.converted(to: depth)
+      #expect(result.depth == depth)
+      let expected = codes(input, at: depth)
       var mismatches = 0
       for y in 0..<all.height {
         for x in 0..<all.width {
-          let want = expected.pixel16(
-            x: PrimitiveConformanceTests.canvas.imageColumn(x + offset.x),
-            y: PrimitiveConformanceTests.canvas.imageRow(y + offset.y))
-          if result.pixel16(x: x, y: y) != want { mismatches += 1 }
+          let i = 4 * (imageRow(y + offset.y) * input.width + imageColumn(x + offset.x))
+          if stored(result, x, y) != Array(expected[i..<i + 4]) { mismatches += 1 }
         }
       }
       #expect(mismatches == 0, "\(input.depth.rawValue) -> \(depth.rawValue) bits: \(mismatches) pixels differ")
@@ -165,8 +199,8 @@ struct PrimitiveConformanceTests {
         var sum = SIMD4<Double>.zero
         for j in 0..<4 {
           for i in 0..<4 {
-            let u = reflectIndex(2 * x - 1 + i, count: region.width) + region.x
-            let v = reflectIndex(2 * y - 1 + j, count: region.height) + region.y
+            let u = mirror(2 * x - 1 + i, region.width) + region.x
+            let v = mirror(2 * y - 1 + j, region.height) + region.y
             sum += weights[i] * weights[j] * PrimitiveConformanceTests.canvasValue(values, u, v)
           }
         }
@@ -176,7 +210,9 @@ struct PrimitiveConformanceTests {
 
   static func convolve(_ backend: TestBackend) throws {
     let values = PrimitiveConformanceTests.linear(PrimitiveConformanceTests.source)
-    let weights = GaussianKernel.halfWeights(sigma: 1.7, radius: 7).map { Float($0) }
+    // Taps 0 ... 7 of the Gaussian of sigma 1.7 (any symmetric kernel would do).
+    let gaussian = Definition.gaussian(sigma: 1.7)
+    let weights = (0...7).map { Float(gaussian.weights[gaussian.radius + $0]) }
     for axis in [Convolve.Axis.horizontal, .vertical] {
       for addressing in [SourceAddressing.canvas(PrimitiveConformanceTests.canvas), .image] {
         let region = PixelRect(x: -9, y: -4, width: 50, height: 33)
@@ -202,7 +238,7 @@ struct PrimitiveConformanceTests {
             return PrimitiveConformanceTests.canvasValue(values, x + region.x, y + region.y)
           }
           return PrimitiveConformanceTests.canvasValue(
-            values, reflectIndex(x, count: region.width) + region.x, reflectIndex(y, count: region.height) + region.y)
+            values, mirror(x, region.width) + region.x, mirror(y, region.height) + region.y)
         }
         PrimitiveConformanceTests.check(
           result,
@@ -237,7 +273,7 @@ struct PrimitiveConformanceTests {
           let s = (Double(t) + 0.5) * 0.5 + offset - 0.5
           let i = Int(s.rounded(.down))
           let f = s - Double(i)
-          return [(reflectIndex(i, count: count), 1 - f), (reflectIndex(i + 1, count: count), f)]
+          return [(mirror(i, count), 1 - f), (mirror(i + 1, count), f)]
         }
         var sum = SIMD4<Double>.zero
         for (v, wy) in taps(y, map.offsetY, region.height) {

@@ -24,8 +24,7 @@ enum DemoScenes {
     switch backend {
     case .cpu: return try Renderer(backend: .cpu).render(scene, images: images, timings: &timings)
     case .gpu:
-      guard let renderer = TestGPU.renderer else { throw GlassError(.gpuUnavailable, "no GPU") }
-      return try renderer.render(scene, images: images, timings: &timings)
+      return try TestGPU.requireRenderer().render(scene, images: images, timings: &timings)
     }
   }
 }
@@ -204,22 +203,71 @@ struct SceneRenderingTests {
     let (scene, images) = try DemoScenes.load(name)
     let gpu = try DemoScenes.render(scene, images, on: .gpu)
     let cpu = try DemoScenes.render(scene, images, on: .cpu)
-    let c = try ImageComparison(gpu, cpu)
-    if verbose { print("parity \(name): max \(c.maxDifference)/255, \(c.pixelsOverOne) px over 1/255") }
-    #expect(c.maxDifference <= 3)
-    #expect(c.fractionOverOne <= 0.001)
+    Self.bar.check(try ImageComparison(gpu, cpu), "scene parity \(name)")
   }
+
+  /// The scene parity bar of the issue (3/255, 0.1 % of pixels over 1/255), and
+  /// for an error under one step on every pixel PSNR >= 58 dB and no channel's mean
+  /// off by more than 0.2/255. Measured on the demo scenes (llvmpipe): PSNR 60.87
+  /// dB at the least (concentric), mean bias 0.105/255 at the most (its green);
+  /// an 8-bit encode biased by 0.45/255 gives 52.2 to 53.9 dB and 0.36 to
+  /// 0.62/255: every scene fails.
+  static let bar = ParityBar(maxDifference: 3, minimumPSNR: 58, maximumMeanBias: 0.2)
 
   @Test("glass changes its backdrop where it is, and nothing far from it")
   func glassIsLocal() throws {
     let images = ["photo": Self.backdrop]
     let plain = try DemoScenes.render(Self.scene([]), images, on: .cpu)
-    let layer = Layer.glass(
-      GlassLayer(glass: .regular, shape: .capsule, frame: PointRect(x: 10, y: 10, width: 30, height: 16)))
-    let with = try DemoScenes.render(Self.scene([layer]), images, on: .cpu)
-    // Inside: changed. Far away (beyond the shadow): identical.
-    #expect(plain.pixel16(x: 25, y: 18) != with.pixel16(x: 25, y: 18))
-    #expect(plain.pixel16(x: 62, y: 46) == with.pixel16(x: 62, y: 46))
+    let frame = PointRect(x: 10, y: 10, width: 30, height: 16)
+    func glass(_ optics: [String: Double]) throws -> RGBAImage {
+      let layer = Layer.glass(
+        GlassLayer(glass: .regular, shape: .capsule, frame: frame, optics: GlassOptics.Overrides(optics)))
+      return try DemoScenes.render(Self.scene([layer]), images, on: .cpu)
+    }
+    // Without its shadow, glass draws only where the capsule covers a pixel: the
+    // changed pixels lie within its bounds (x 10 ..< 40, y 10 ..< 26), and nearly
+    // every pixel well inside it changed.
+    let bare = try glass(["shadowOpacity": 0])
+    var outside: [String] = []
+    var inside = 0
+    var changedInside = 0
+    for y in 0..<plain.height {
+      for x in 0..<plain.width {
+        let changed = plain.pixel16(x: x, y: y) != bare.pixel16(x: x, y: y)
+        let within = x >= 10 && x < 40 && y >= 10 && y < 26
+        if changed && !within { outside.append("(\(x), \(y))") }
+        // Pixels whose centre is 1.5 px or more inside the capsule (radius 8).
+        let cx = min(max(Double(x) + 0.5, 18), 32)
+        let d = hypot(Double(x) + 0.5 - cx, Double(y) + 0.5 - 18)
+        if d <= 6.5 {
+          inside += 1
+          if changed { changedInside += 1 }
+        }
+      }
+    }
+    #expect(outside.isEmpty, "changed outside the capsule: \(outside.prefix(6))")
+    #expect(inside > 250 && changedInside * 100 >= inside * 95, "\(changedInside) of \(inside) changed inside")
+    // With its shadow (sigma 8 px, 6 px down, opacity 0.14), the row just under
+    // the capsule darkens; pixels farther than 3 sigma from the shadow's shape
+    // (where it darkens by under 0.02 %) keep their 8-bit values.
+    let shadowed = try glass([:])
+    for x in 18..<32 {
+      let before = plain.rgba8(x, 27)
+      let after = shadowed.rgba8(x, 27)
+      #expect(after[0] + after[1] + after[2] < before[0] + before[1] + before[2], "no shadow at (\(x), 27)")
+    }
+    var far: [String] = []
+    var farCount = 0
+    for y in 0..<plain.height {
+      for x in 0..<plain.width {
+        let cx = min(max(Double(x) + 0.5, 18), 32)
+        guard hypot(Double(x) + 0.5 - cx, Double(y) + 0.5 - 24) - 8 > 24 else { continue }
+        farCount += 1
+        if plain.pixel16(x: x, y: y) != shadowed.pixel16(x: x, y: y) { far.append("(\(x), \(y))") }
+      }
+    }
+    #expect(farCount >= 20, "\(farCount) pixels beyond the shadow's reach")
+    #expect(far.isEmpty, "changed beyond the shadow's reach: \(far.prefix(6))")
   }
 }
 
@@ -252,20 +300,20 @@ struct SceneGoldenTests {
     }
     let expected = try PNGCodec.read(path: golden).image
     let comparison = try ImageComparison(output, expected)
-    // The CPU rendered the golden; the GPU is held to the parity bar of the issue.
-    let passes =
+    // The CPU rendered the golden; the GPU is held to the scene parity bar.
+    let failures =
       backend == .cpu
-      ? comparison.maxDifference == 0
-      : comparison.maxDifference <= 3 && comparison.fractionOverOne <= 0.001
-    if !passes {
-      let failures = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("glass-gpu-golden-failures")
-      try FileManager.default.createDirectory(at: failures, withIntermediateDirectories: true)
-      let actual = failures.appendingPathComponent("scene-\(name)-\(backend).png").path
-      let diff = failures.appendingPathComponent("scene-\(name)-\(backend)-diff.png").path
+      ? (comparison.maxDifference == 0 ? [] : ["not exact"]) : SceneRenderingTests.bar.failures(comparison)
+    if verbose { print("scene golden \(name) on \(backend): \(comparison.summary)") }
+    if !failures.isEmpty {
+      let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("glass-gpu-golden-failures")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      let actual = folder.appendingPathComponent("scene-\(name)-\(backend).png").path
+      let diff = folder.appendingPathComponent("scene-\(name)-\(backend)-diff.png").path
       try PNGCodec.write(output, to: actual)
       try PNGCodec.write(ImageComparison.differenceImage(output, expected), to: diff)
       Issue.record(
-        "\(name) on \(backend): max \(comparison.maxDifference)/255, \(comparison.pixelsOverOne) px over 1/255; wrote \(actual) and \(diff)"
+        "\(name) on \(backend): \(failures.joined(separator: "; ")): \(comparison.summary); wrote \(actual) and \(diff)"
       )
     }
   }
@@ -297,7 +345,18 @@ struct SceneCLITests {
       "render", folder.appendingPathComponent("scene.json").path, "-o", out, "--backend", backend, "--scale", "2",
     ])
     #expect(result.status == 0, "\(result.stderr)")
-    #expect(try PNGCodec.read(path: out).image.size == PixelSize(width: 80, height: 60))
+    // The file holds the library's render of the scene at scale 2: exactly the
+    // CPU's, or within the parity bar where auto found a GPU.
+    let written = try PNGCodec.read(path: out).image
+    #expect(written.size == PixelSize(width: 80, height: 60))
+    var file = try SceneFile(path: folder.appendingPathComponent("scene.json").path)
+    file.scene.scale = 2
+    let expected = try DemoScenes.render(file.scene, try file.loadImages(), on: .cpu)
+    if backend == "cpu" {
+      #expect(written == expected)
+    } else {
+      SceneRenderingTests.bar.check(try ImageComparison(written, expected), "render --backend auto")
+    }
     let validate = try runCLI(["validate", folder.appendingPathComponent("scene.json").path])
     #expect(validate.status == 0 && validate.stdout.contains("valid, 40x30 pixels"))
   }
@@ -423,6 +482,14 @@ struct SceneSchemaTests {
 /// agrees across backends, and shows what it should.
 @Suite("Scene edge cases")
 struct SceneEdgeCaseTests {
+  /// The scene parity bar (3/255, 0.1 % over 1/255) with a lower PSNR floor, 53 dB,
+  /// and a looser mean bias, 0.4/255: the extended image at scale 3 runs a blur
+  /// of sigma 135 px down six pyramid levels, each rounding its binary16 taps down
+  /// on llvmpipe (measured: 55.19 dB, mean bias 0.291/255; every other case 80 dB
+  /// or more, or exact). An 8-bit encode biased by 0.45/255 gives 50.95 dB and
+  /// 0.73/255 there, and fails two other cases.
+  static let bar = ParityBar(maxDifference: 3, minimumPSNR: 53, maximumMeanBias: 0.4)
+
   static let photo = ProceduralImages.landscape(width: 40, height: 30)
 
   static func scene(_ json: String) throws -> Scene { try Scene(json: Array(json.utf8)) }
@@ -462,11 +529,81 @@ struct SceneEdgeCaseTests {
     ),
   ]
 
-  @Test("renders on the CPU", arguments: cases.map(\.name))
+  @Test("renders on the CPU, at the scene's size, showing what it should", arguments: cases.map(\.name))
   func cpu(name: String) throws {
     let json = try #require(Self.cases.first { $0.name == name }).json
-    let image = try DemoScenes.render(try Self.scene(json), ["photo": Self.photo], on: .cpu)
-    #expect(image.width > 0)
+    let scene = try Self.scene(json)
+    let image = try DemoScenes.render(scene, ["photo": Self.photo], on: .cpu)
+    #expect(image.size == scene.pixelSize)
+    Self.checkContent(name, image)
+  }
+
+  /// What each case must show. Colours are 8-bit RGBA.
+  static func checkContent(_ name: String, _ image: RGBAImage) {
+    let all = PixelRect(size: image.size)
+    func rows(_ from: Int, _ to: Int) -> PixelRect { PixelRect(x: 0, y: from, width: image.width, height: to - from) }
+    func expectAll(_ rect: PixelRect, _ what: String, _ test: (SIMD4<Int>) -> Bool) {
+      let failing = image.pixels(in: rect, failing: test)
+      #expect(failing.isEmpty, "\(name): \(what), but not at \(failing)")
+    }
+    let red = SIMD4(255, 0, 0, 255)
+    let orange = SIMD4(255, 0x88, 0, 255)
+    let white = SIMD4(255, 255, 255, 255)
+    switch name {
+    case "glass under a later opaque full-width layer":
+      expectAll(all, "the opaque blue layer covers everything") { $0 == SIMD4(0, 0, 255, 255) }
+    case "an extended image of no width":
+      // 0.3 pt is no whole pixel: there is nothing to mirror, and the red
+      // background shows everywhere, untouched.
+      expectAll(all, "the red background everywhere") { $0 == red }
+    case "a huge image frame mostly off the canvas":
+      // 1/1638 of the photo, magnified: opaque, and nearly one colour.
+      expectAll(all, "the photo covers the canvas") { $0[3] == 255 }
+      let first = image.rgba8(0, 0)
+      expectAll(all, "within 8/255 of one colour") { maxDifference($0, first) <= 8 }
+    case "huge glass mostly off the canvas":
+      // Glass over the top half: one colour across a row (a flat backdrop, no
+      // edge in sight), not the backdrop's; the orange background untouched
+      // below the glass and its shadow.
+      let inside = image.rgba8(200, 100)
+      #expect(inside != orange && inside[3] == 255, "\(name): glass at (200, 100) is \(inside)")
+      expectAll(rows(100, 101), "one colour along the row") { $0 == inside }
+      expectAll(rows(300, 400), "the background below") { $0 == orange }
+    case "frosted glass on a transparent background":
+      // The frost (sigma 6) spreads the green square (x < 20) to the right: pure
+      // green whose alpha fades with distance; far from it nothing, not even a
+      // colour under alpha 0 (the backdrop is transparent, the rim, lift and
+      // shadow are off).
+      expectAll(PixelRect(x: 0, y: 0, width: 12, height: 20), "opaque green") { $0 == SIMD4(0, 255, 0, 255) }
+      let alphas = [12, 22, 26, 30, 34].map { image.rgba8($0, 10)[3] }
+      #expect(zip(alphas, alphas.dropFirst()).allSatisfy { $0 > $1 }, "\(name): alpha \(alphas) does not fade")
+      expectAll(PixelRect(x: 12, y: 0, width: 40, height: 20), "green, or nothing") {
+        $0[3] == 0 ? $0 == .zero : ($0[0] == 0 && $0[1] == 255 && $0[2] == 0)
+      }
+      expectAll(PixelRect(x: 60, y: 0, width: 140, height: 20), "transparent") { $0 == .zero }
+    case "an opaque image extended with a wide blur at scale 3":
+      // The image and its extension cover the whole canvas (no white shows), and
+      // the extension is smooth: sigma 135 px changes by under 2/255 per pixel.
+      expectAll(all, "opaque and covered") { $0[3] == 255 && $0 != SIMD4(255, 255, 255, 255) }
+      var steepest = 0
+      for y in 0..<image.height {
+        for x in 1..<60 { steepest = max(steepest, maxDifference(image.rgba8(x, y), image.rgba8(x - 1, y))) }
+      }
+      #expect(steepest <= 2, "\(name): the leading extension changes by \(steepest)/255 between neighbours")
+    case "a hairline on a pixel boundary":
+      // 0.4 px of black over x 4 ..< 34 on row 20, on the default white: 0.6 of
+      // white in linear light, sRGB 203; white above and below.
+      expectAll(PixelRect(x: 5, y: 20, width: 28, height: 1), "grey 203") { p in
+        p[3] == 255 && (0..<3).allSatisfy { abs(p[$0] - 203) <= 1 }
+      }
+      expectAll(rows(0, 20), "white above") { $0 == white }
+      expectAll(rows(21, 40), "white below") { $0 == white }
+    case "a canvas of a fractional width":
+      // The named red, #ff383c, opaque to the last (partial) column.
+      expectAll(all, "red to the last column") { $0 == SIMD4(255, 0x38, 0x3c, 255) }
+    default:
+      Issue.record("no expectations for \(name)")
+    }
   }
 
   @Test(
@@ -477,8 +614,7 @@ struct SceneEdgeCaseTests {
     let scene = try Self.scene(json)
     let cpu = try DemoScenes.render(scene, ["photo": Self.photo], on: .cpu)
     let gpu = try DemoScenes.render(scene, ["photo": Self.photo], on: .gpu)
-    let c = try ImageComparison(gpu, cpu)
-    #expect(c.maxDifference <= 3 && c.fractionOverOne <= 0.001, "max \(c.maxDifference), \(c.pixelsOverOne) px")
+    SceneEdgeCaseTests.bar.check(try ImageComparison(gpu, cpu), "edge case parity \(name)")
   }
 
   @Test("glass below an opaque layer still sees the background through its copy")
@@ -489,16 +625,29 @@ struct SceneEdgeCaseTests {
           ##"{"version":1,"size":{"width":200,"height":200},"scale":1,"background":"#ff0000","layers":[{"type":"glass","shape":"rect","frame":{"x":20,"y":90,"width":160,"height":60},"optics":{"frost":20,"shadowOpacity":0}},{"type":"shape","frame":{"width":200,"height":100},"fill":"#0000ffAA"}]}"##
             .replacingOccurrences(of: "AA", with: alpha)), [:], on: .cpu)
     }
-    // An opaque cover must not change what the glass sampled below it.
-    #expect(try render("ff").pixel16(x: 100, y: 130) == (try render("fe")).pixel16(x: 100, y: 130))
+    // An opaque cover must not change what the glass sampled below it: every
+    // pixel the cover leaves alone (rows 100 on) is the same with a cover of alpha
+    // 254, which culls nothing; and the glass over the red background is red.
+    let opaque = try render("ff")
+    let translucent = try render("fe")
+    var differ: [String] = []
+    for y in 100..<200 {
+      for x in 0..<200 where opaque.pixel16(x: x, y: y) != translucent.pixel16(x: x, y: y) {
+        differ.append("(\(x), \(y))")
+      }
+    }
+    #expect(differ.isEmpty, "\(differ.count) pixels differ, e.g. \(differ.prefix(4))")
+    let glass = opaque.rgba8(100, 130)
+    #expect(glass[0] > 128 && glass[0] > 2 * glass[2], "the glass at (100, 130) is \(glass), not red")
   }
 
   @Test("a fractional canvas is opaque to its last column; a hairline is drawn")
   func edges() throws {
     let frac = try DemoScenes.render(try Self.scene(Self.cases[7].json), [:], on: .cpu)
-    #expect(frac.width == 41 && frac.pixel16(x: 40, y: 5).w == 65535)
+    #expect(frac.width == 41 && frac.height == 10)
+    Self.checkContent(Self.cases[7].name, frac)
     let hair = try DemoScenes.render(try Self.scene(Self.cases[6].json), [:], on: .cpu)
-    #expect(hair.pixel16(x: 20, y: 20).w > 0)
+    Self.checkContent(Self.cases[6].name, hair)
   }
 
   @Test("an extended image too large to fit is refused with its layer")

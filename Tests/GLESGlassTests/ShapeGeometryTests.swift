@@ -196,6 +196,7 @@ struct ShapeGeometryTests {
       let r = ResolvedShape(c, frame: frame, scale: scale)
       let (xs, ys) = r.pixels(margin: 3)
       var worst = (error: 0.0, x: 0.0, y: 0.0)
+      var checked = 0
       // Off the pixel centres, so that no sample sits on an axis of symmetry; each
       // row from both ends inward, up to 2.5 px inside (the shapes are convex).
       func sample(_ x: Int, _ y: Int) -> Double {
@@ -203,6 +204,7 @@ struct ShapeGeometryTests {
         let py = Double(y) + 0.61
         let d = Double(r.geometry.distance(Float(px), Float(py)))
         if abs(d) < 2.5 {
+          checked += 1
           let error = abs(d - r.oracle.distance(px, py))
           if error > worst.error { worst = (error, px, py) }
         }
@@ -214,6 +216,14 @@ struct ShapeGeometryTests {
         var right = xs.upperBound - 1
         while right > left, sample(right, y) > -2.5 { right -= 1 }
       }
+      // The band |d| < 2.5 px is 5 px wide all along the edge: about 5 samples per
+      // pixel of perimeter, 8 to 10 times the bounding box's width plus height.
+      // Fewer than 2 times means the loop skipped most of the edge.
+      let boxWidth = 2 * r.oracle.halfSize.width
+      let boxHeight = 2 * r.oracle.halfSize.height
+      #expect(
+        Double(checked) >= 2 * (boxWidth + boxHeight),
+        "\(r.label): only \(checked) samples near the edge of a \(boxWidth) x \(boxHeight) px shape")
       #expect(
         worst.error < 0.05,
         "\(r.label): distance off by \(worst.error) px at (\(worst.x), \(worst.y))")

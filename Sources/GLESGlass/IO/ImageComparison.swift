@@ -13,6 +13,15 @@ public struct ImageComparison: Sendable, Equatable {
   public var psnr: Double
   /// A pixel with the largest difference; nil when the images are equal.
   public var worstPixel: PixelPoint?
+  /// The signed mean difference `a - b` of each channel (R, G, B, A) over the
+  /// compared samples, in 1/255 steps: a bias that rounding noise does not show
+  /// (noise averages out; an encode that is off by half a step does not).
+  public var meanDifference: SIMD4<Double>
+
+  /// The largest `|meanDifference|` of any channel, in 1/255 steps.
+  public var largestMeanBias: Double {
+    max(max(abs(meanDifference[0]), abs(meanDifference[1])), max(abs(meanDifference[2]), abs(meanDifference[3])))
+  }
 
   /// `pixelsOverOne / pixelCount`.
   public var fractionOverOne: Double { pixelCount == 0 ? 0 : Double(pixelsOverOne) / Double(pixelCount) }
@@ -35,6 +44,8 @@ public struct ImageComparison: Sendable, Equatable {
     var over = 0
     var count = 0
     var sumSquares = 0.0
+    var sums = SIMD4<Double>.zero
+    var samples = SIMD4<Double>.zero
     for y in 0..<a.height {
       for x in 0..<a.width where include?(x, y) ?? true {
         let p = a.pixel16(x: x, y: y)
@@ -42,9 +53,12 @@ public struct ImageComparison: Sendable, Equatable {
         let channels = ignoringColorOfTransparentPixels && p[3] == 0 && q[3] == 0 ? 3..<4 : 0..<4
         var worst = 0.0
         for c in channels {
-          let d = abs(Double(p[c]) - Double(q[c])) * scale
+          let signed = (Double(p[c]) - Double(q[c])) * scale
+          let d = abs(signed)
           worst = max(worst, d)
           sumSquares += d * d
+          sums[c] += signed
+          samples[c] += 1
         }
         if worst > maxDifference {
           maxDifference = worst
@@ -58,6 +72,7 @@ public struct ImageComparison: Sendable, Equatable {
     self.worstPixel = worstPixel
     self.pixelsOverOne = over
     self.pixelCount = count
+    self.meanDifference = sums / SIMD4(repeating: 1).replacing(with: samples, where: samples .> 0)
     let mse = sumSquares / Double(max(1, 4 * count))
     self.psnr = mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
   }
