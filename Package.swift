@@ -24,11 +24,14 @@ let package = Package(
       name: "CPNG",
       linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]
     ),
+    // Private C plumbing: the output's temporary files, removed by a signal handler
+    // when the process is interrupted or crashes. Only GLESGlass imports it.
+    .target(name: "COutputGuard"),
     // Turns Sources/Shaders/*.glsl into Swift string literals at build time.
     .executableTarget(name: "shader-embed"),
     .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["shader-embed"]),
     .target(name: "Shaders", plugins: ["EmbedShaders"]),
-    .target(name: "GLESGlass", dependencies: ["CEGL", "CPNG", "Shaders"]),
+    .target(name: "GLESGlass", dependencies: ["CEGL", "COutputGuard", "CPNG", "Shaders"]),
     .executableTarget(
       name: "glass-gpu",
       dependencies: ["GLESGlass", .product(name: "ArgumentParser", package: "swift-argument-parser")]

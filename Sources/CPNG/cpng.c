@@ -274,6 +274,26 @@ static int cpng_decode_fast(const uint8_t *data, size_t size, int depth, void *o
   return 1;
 }
 
+/* Every colour type becomes RGBA at `depth` (8 or native-endian 16 bits). */
+static void cpng_set_rgba(png_structp png, png_infop pinfo, int depth) {
+  int color_type = png_get_color_type(png, pinfo);
+  int bit_depth = png_get_bit_depth(png, pinfo);
+  png_set_expand(png);  // palette -> RGB, grey < 8 bits -> 8 bits, tRNS -> alpha
+  if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
+  if (depth == 8) {
+    if (bit_depth == 16) png_set_scale_16(png);
+  } else if (bit_depth < 16) {
+    png_set_expand_16(png);
+  }
+  if (!(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, pinfo, PNG_INFO_tRNS)) {
+    png_set_add_alpha(png, depth == 16 ? 0xffff : 0xff, PNG_FILLER_AFTER);
+  }
+  if (depth == 16) {
+    const uint16_t probe = 1;
+    if (*(const uint8_t *)&probe == 1) png_set_swap(png);  // PNG is big-endian
+  }
+}
+
 int cpng_decode(const uint8_t *data, size_t size, int depth, cpng_decoder decoder, void *out, size_t out_size,
                 char *err, size_t err_size, char *warn, size_t warn_size) {
   if (err_size) err[0] = '\0';
@@ -298,24 +318,7 @@ int cpng_decode(const uint8_t *data, size_t size, int depth, cpng_decoder decode
   png_read_info(png, pinfo);
   png_uint_32 width = png_get_image_width(png, pinfo);
   png_uint_32 height = png_get_image_height(png, pinfo);
-  int color_type = png_get_color_type(png, pinfo);
-  int bit_depth = png_get_bit_depth(png, pinfo);
-
-  // Every colour type becomes RGBA at the requested depth.
-  png_set_expand(png);  // palette -> RGB, grey < 8 bits -> 8 bits, tRNS -> alpha
-  if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(png);
-  if (depth == 8) {
-    if (bit_depth == 16) png_set_scale_16(png);
-  } else if (bit_depth < 16) {
-    png_set_expand_16(png);
-  }
-  if (!(color_type & PNG_COLOR_MASK_ALPHA) && !png_get_valid(png, pinfo, PNG_INFO_tRNS)) {
-    png_set_add_alpha(png, depth == 16 ? 0xffff : 0xff, PNG_FILLER_AFTER);
-  }
-  if (depth == 16) {
-    const uint16_t probe = 1;
-    if (*(const uint8_t *)&probe == 1) png_set_swap(png);  // PNG is big-endian
-  }
+  cpng_set_rgba(png, pinfo, depth);
   png_set_interlace_handling(png);
   png_read_update_info(png, pinfo);
 
@@ -338,18 +341,102 @@ int cpng_decode(const uint8_t *data, size_t size, int depth, cpng_decoder decode
   return 0;
 }
 
-/* PNG chunk writer: length, type, data, CRC (libdeflate's crc32 is the PNG CRC). */
-static int cpng_chunk(FILE *file, const char *type, const uint8_t *data, size_t length) {
-  if (length > 0x7fffffffu) return -1;
-  uint8_t header[8] = {(uint8_t)(length >> 24), (uint8_t)(length >> 16), (uint8_t)(length >> 8), (uint8_t)length,
-                       (uint8_t)type[0], (uint8_t)type[1], (uint8_t)type[2], (uint8_t)type[3]};
-  uint32_t crc = libdeflate_crc32(0, header + 4, 4);
-  if (length) crc = libdeflate_crc32(crc, data, length);
-  uint8_t trailer[4] = {(uint8_t)(crc >> 24), (uint8_t)(crc >> 16), (uint8_t)(crc >> 8), (uint8_t)crc};
-  if (fwrite(header, 1, 8, file) != 8) return -1;
-  if (length && fwrite(data, 1, length, file) != length) return -1;
-  if (fwrite(trailer, 1, 4, file) != 4) return -1;
+/* Row-by-row decoding through libpng, for images much larger than what is made
+   of them: memory is one row, not the image. Each call sets its own error jump,
+   so libpng's longjmp never crosses a frame outside this file. */
+struct cpng_rows {
+  png_structp png;
+  png_infop info;
+  cpng_io io;
+  size_t row_bytes;
+  uint32_t rows_left;
+  int failed;
+  char warnings[2048];
+};
+
+cpng_rows *cpng_rows_open(const uint8_t *data, size_t size, int depth, char *err, size_t err_size) {
+  if (err_size) err[0] = '\0';
+  if (cpng_check_signature(data, size, err, err_size) != 0) return NULL;
+  cpng_rows *volatile rows = (cpng_rows *)calloc(1, sizeof(cpng_rows));
+  if (rows == NULL) {
+    cpng_copy(err, err_size, "out of memory");
+    return NULL;
+  }
+  rows->io = (cpng_io){data, size, 0, err, err_size, rows->warnings, sizeof(rows->warnings)};
+  rows->png = cpng_new_reader(&rows->io);
+  if (rows->png == NULL) {
+    cpng_copy(err, err_size, "libpng could not start (out of memory)");
+    free(rows);
+    return NULL;
+  }
+  rows->info = png_create_info_struct(rows->png);
+  if (rows->info == NULL || setjmp(png_jmpbuf(rows->png))) {
+    png_destroy_read_struct(&rows->png, rows->info ? &rows->info : NULL, NULL);
+    if (err_size && err[0] == '\0') cpng_copy(err, err_size, "libpng could not decode the image");
+    free(rows);
+    return NULL;
+  }
+  png_read_info(rows->png, rows->info);
+  if (png_get_interlace_type(rows->png, rows->info) != PNG_INTERLACE_NONE) {
+    cpng_copy(err, err_size, "internal: an interlaced image cannot be decoded row by row");
+    png_longjmp(rows->png, 1);
+  }
+  cpng_set_rgba(rows->png, rows->info, depth);
+  png_read_update_info(rows->png, rows->info);
+  uint32_t width = png_get_image_width(rows->png, rows->info);
+  rows->row_bytes = (size_t)width * 4 * (size_t)(depth / 8);
+  if (png_get_rowbytes(rows->png, rows->info) != rows->row_bytes) {
+    cpng_copy(err, err_size, "internal: unexpected row size after expansion to RGBA");
+    png_longjmp(rows->png, 1);
+  }
+  rows->rows_left = png_get_image_height(rows->png, rows->info);
+  return rows;
+}
+
+int cpng_rows_read(cpng_rows *rows, void *out, uint32_t count, char *err, size_t err_size) {
+  if (err_size) err[0] = '\0';
+  rows->io.err = err;
+  rows->io.err_size = err_size;
+  if (rows->failed || count > rows->rows_left) {
+    cpng_copy(err, err_size, rows->failed ? "libpng failed earlier" : "internal: more rows asked than the image has");
+    return -1;
+  }
+  uint8_t *volatile target = (uint8_t *)out;
+  if (setjmp(png_jmpbuf(rows->png))) {
+    rows->failed = 1;
+    if (err_size && err[0] == '\0') cpng_copy(err, err_size, "libpng could not decode the image");
+    return -1;
+  }
+  for (uint32_t i = 0; i < count; i++) {
+    png_read_row(rows->png, target + (size_t)i * rows->row_bytes, NULL);
+    rows->rows_left--;
+  }
   return 0;
+}
+
+int cpng_rows_finish(cpng_rows *rows, char *err, size_t err_size) {
+  if (err_size) err[0] = '\0';
+  rows->io.err = err;
+  rows->io.err_size = err_size;
+  if (rows->failed || rows->rows_left != 0) {
+    cpng_copy(err, err_size, rows->failed ? "libpng failed earlier" : "internal: rows left unread");
+    return -1;
+  }
+  if (setjmp(png_jmpbuf(rows->png))) {
+    rows->failed = 1;
+    if (err_size && err[0] == '\0') cpng_copy(err, err_size, "libpng could not decode the image");
+    return -1;
+  }
+  png_read_end(rows->png, NULL);
+  return 0;
+}
+
+const char *cpng_rows_warnings(const cpng_rows *rows) { return rows->warnings; }
+
+void cpng_rows_close(cpng_rows *rows) {
+  if (rows == NULL) return;
+  png_destroy_read_struct(&rows->png, &rows->info, NULL);
+  free(rows);
 }
 
 static void cpng_put32(uint8_t *p, uint32_t v) {
@@ -359,9 +446,21 @@ static void cpng_put32(uint8_t *p, uint32_t v) {
   p[3] = (uint8_t)v;
 }
 
-int cpng_encode_file(const char *path, const void *pixels, uint32_t width, uint32_t height,
-                     int depth, size_t row_bytes, int compression, char *err, size_t err_size) {
+/* Writes one PNG chunk at `out`: length, type, data, CRC (libdeflate's crc32 is
+   the PNG CRC). Returns the bytes written, 12 + length. */
+static size_t cpng_chunk(uint8_t *out, const char *type, const uint8_t *data, size_t length) {
+  cpng_put32(out, (uint32_t)length);
+  memcpy(out + 4, type, 4);
+  if (length) memcpy(out + 8, data, length);
+  cpng_put32(out + 8 + length, libdeflate_crc32(0, out + 4, 4 + length));
+  return 12 + length;
+}
+
+int cpng_encode(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes, int compression,
+                uint8_t **png, size_t *png_size, char *err, size_t err_size) {
   if (err_size) err[0] = '\0';
+  *png = NULL;
+  *png_size = 0;
   const int bpp = depth == 16 ? 8 : 4;  // bytes per pixel
   const size_t line = (size_t)width * bpp;
   const size_t filtered_size = (line + 1) * (size_t)height;
@@ -407,10 +506,14 @@ int cpng_encode_file(const char *path, const void *pixels, uint32_t width, uint3
     return -1;
   }
 
-  FILE *file = fopen(path, "wb");
+  // The file: signature, IHDR, sRGB, gAMA, cHRM, IDAT in chunks of at most 1 MiB, IEND.
+  const size_t idat_max = (size_t)1 << 20;
+  const size_t idat_chunks = (compressed_size + idat_max - 1) / idat_max;
+  const size_t size = 8 + (12 + 13) + (12 + 1) + (12 + 4) + (12 + 32) + compressed_size + 12 * idat_chunks + 12;
+  uint8_t *file = (uint8_t *)malloc(size);
   if (file == NULL) {
     free(compressed);
-    snprintf(err, err_size, "cannot open for writing");
+    cpng_copy(err, err_size, "out of memory for the PNG file");
     return -1;
   }
   static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
@@ -427,20 +530,21 @@ int cpng_encode_file(const char *path, const void *pixels, uint32_t width, uint3
   static const uint32_t chrm_values[8] = {31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000};
   uint8_t chrm[32];
   for (int i = 0; i < 8; i++) cpng_put32(chrm + 4 * i, chrm_values[i]);
-  int failed = fwrite(signature, 1, 8, file) != 8 || cpng_chunk(file, "IHDR", ihdr, 13) != 0 ||
-               cpng_chunk(file, "sRGB", srgb, 1) != 0 || cpng_chunk(file, "gAMA", gama, 4) != 0 ||
-               cpng_chunk(file, "cHRM", chrm, 32) != 0;
-  // IDAT in chunks of at most 1 MiB.
-  for (size_t offset = 0; !failed && offset < compressed_size; offset += 1u << 20) {
-    size_t length = compressed_size - offset < (1u << 20) ? compressed_size - offset : (1u << 20);
-    failed = cpng_chunk(file, "IDAT", compressed + offset, length) != 0;
+  size_t at = 8;
+  memcpy(file, signature, 8);
+  at += cpng_chunk(file + at, "IHDR", ihdr, 13);
+  at += cpng_chunk(file + at, "sRGB", srgb, 1);
+  at += cpng_chunk(file + at, "gAMA", gama, 4);
+  at += cpng_chunk(file + at, "cHRM", chrm, 32);
+  for (size_t offset = 0; offset < compressed_size; offset += idat_max) {
+    size_t length = compressed_size - offset < idat_max ? compressed_size - offset : idat_max;
+    at += cpng_chunk(file + at, "IDAT", compressed + offset, length);
   }
-  failed = failed || cpng_chunk(file, "IEND", NULL, 0) != 0;
+  at += cpng_chunk(file + at, "IEND", NULL, 0);
   free(compressed);
-  if (fclose(file) != 0) failed = 1;
-  if (failed) {
-    cpng_copy(err, err_size, "the file could not be completed (disk full?)");
-    return -1;
-  }
+  *png = file;
+  *png_size = at;
   return 0;
 }
+
+void cpng_free(uint8_t *png) { free(png); }

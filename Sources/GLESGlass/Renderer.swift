@@ -10,6 +10,21 @@ public enum BackendChoice: String, Sendable, CaseIterable {
   case auto
 }
 
+/// A render made ready on the CPU by `Renderer.prepare`: checked, its images
+/// fitted, lowered into a graph and compiled. It holds no GL object and can be
+/// rendered on any renderer, any number of times.
+public struct PreparedRender: Sendable {
+  let compiled: CompiledGraph
+
+  /// Size of the output image in pixels.
+  public var size: PixelSize { compiled.graph[compiled.output].descriptor.size }
+  /// Bytes the backend holds for it: intermediate images and imported sources, as
+  /// binary16 (checked against `Renderer.maxWorkingBytes`).
+  public var workingBytes: Int { compiled.transientBytes + compiled.sourceBytes }
+  /// How many passes the backend runs.
+  public var passCount: Int { compiled.order.count }
+}
+
 /// Renders effects on a backend. Holds the backend (its GL context, compiled
 /// programs and pooled textures) so that later renders are warm.
 public final class Renderer: @unchecked Sendable {
@@ -87,25 +102,68 @@ public final class Renderer: @unchecked Sendable {
     _ effect: BackgroundExtensionEffect, on image: RGBAImage, depth: RGBAImage.Depth = .eight,
     maxPixels: Int = PNGCodec.defaultMaxPixels, timings: inout RenderTimings
   ) throws -> RGBAImage {
-    guard image.width > 0 && image.height > 0 else {
-      throw GlassError(.invalidParameter, "the image is empty (\(image.size)); give an image of at least 1x1 pixels")
-    }
-    try effect.validate()
-    let canvas = effect.canvasSize(for: image.size)
-    try PNGCodec.checkPixelLimit(canvas, maxPixels: maxPixels, what: "the extended canvas")
-    let compiled = try effect.lower(image, depth: depth).compile()
-    try Self.checkWorkingMemory(compiled, effect, canvas)
-    return try execute(compiled, timings: &timings)
+    try render(Self.prepare(effect, on: image, depth: depth, maxPixels: maxPixels), timings: &timings)
   }
 
-  /// Renders a scene whose images are already decoded (`SceneFile.loadImages`),
-  /// at `depth`. The scene is validated, and every size checked, before any GL call.
+  /// Renders a scene at `depth`: `prepare`, then the backend. The scene is
+  /// validated, and every size checked, before any GL call.
+  public func render(
+    _ scene: Scene, images: SceneImages, depth: RGBAImage.Depth = .eight,
+    maxPixels: Int = PNGCodec.defaultMaxPixels, timings: inout RenderTimings
+  ) throws -> RGBAImage {
+    try render(Self.prepare(scene, images: images, depth: depth, maxPixels: maxPixels), timings: &timings)
+  }
+
+  /// Renders a scene whose images are decoded already, by their path in the scene.
   public func render(
     _ scene: Scene, images: [String: RGBAImage], depth: RGBAImage.Depth = .eight,
     maxPixels: Int = PNGCodec.defaultMaxPixels, timings: inout RenderTimings
   ) throws -> RGBAImage {
+    try render(scene, images: SceneImages(images), depth: depth, maxPixels: maxPixels, timings: &timings)
+  }
+
+  /// Runs a prepared render on the backend.
+  public func render(_ prepared: PreparedRender, timings: inout RenderTimings) throws -> RGBAImage {
+    try execute(prepared.compiled, timings: &timings)
+  }
+
+  /// Checks an extension of an image of `imageSize` without the image: the
+  /// parameters and the canvas against `maxPixels`. `prepare` does it again, with
+  /// the working memory; this lets a caller refuse before decoding a large file.
+  public static func check(
+    _ effect: BackgroundExtensionEffect, imageSize: PixelSize, maxPixels: Int = PNGCodec.defaultMaxPixels
+  ) throws {
+    guard imageSize.width > 0 && imageSize.height > 0 else {
+      throw GlassError(.invalidParameter, "the image is empty (\(imageSize)); give an image of at least 1x1 pixels")
+    }
+    try effect.validate()
+    try PNGCodec.checkPixelLimit(effect.canvasSize(for: imageSize), maxPixels: maxPixels, what: "the extended canvas")
+  }
+
+  /// Everything a render of the extension effect does before the backend runs:
+  /// the checks, the lowering and the compile, and the working-memory limit.
+  public static func prepare(
+    _ effect: BackgroundExtensionEffect, on image: RGBAImage, depth: RGBAImage.Depth = .eight,
+    maxPixels: Int = PNGCodec.defaultMaxPixels
+  ) throws -> PreparedRender {
+    try check(effect, imageSize: image.size, maxPixels: maxPixels)
+    let compiled = try effect.lower(image, depth: depth).compile()
+    try checkWorkingMemory(compiled, effect, effect.canvasSize(for: image.size))
+    return PreparedRender(compiled: compiled)
+  }
+
+  /// Everything a render of a scene does before the backend runs, on the CPU: the
+  /// scene validated, every image it names there, the canvas and every extended
+  /// image within `maxPixels`, the images fitted to their frames, the graph lowered
+  /// and compiled, and its working memory within `maxWorkingBytes`. What passes
+  /// here is refused later only by the backend itself (a GPU's largest texture,
+  /// with `--backend gpu`) or a driver failure. `glass-gpu validate` runs this.
+  public static func prepare(
+    _ scene: Scene, images: SceneImages, depth: RGBAImage.Depth = .eight,
+    maxPixels: Int = PNGCodec.defaultMaxPixels
+  ) throws -> PreparedRender {
     try scene.validate()
-    for (jsonPath, path) in scene.imageReferences where images[path] == nil {
+    for (jsonPath, path) in scene.imageReferences where !images.contains(path) {
       throw GlassError(
         .fileUnreadable, "\(jsonPath): the image \(path) was not loaded; load it with SceneFile.loadImages")
     }
@@ -115,13 +173,13 @@ public final class Renderer: @unchecked Sendable {
     let compiled = try lowering.lower().compile()
     // Intermediates and the images fitted to their frames, as binary16.
     let bytes = compiled.transientBytes + compiled.sourceBytes
-    guard bytes <= Self.maxWorkingBytes else {
+    guard bytes <= maxWorkingBytes else {
       throw GlassError(
         .imageTooLarge,
-        "the scene needs \(bytes >> 20) MiB of intermediate images, over \(Self.maxWorkingBytes >> 20) MiB; "
+        "the scene needs \(bytes >> 20) MiB of intermediate images, over \(maxWorkingBytes >> 20) MiB; "
           + "lower its size, scale or blurs")
     }
-    return try execute(compiled, timings: &timings)
+    return PreparedRender(compiled: compiled)
   }
 
   /// Runs a compiled graph on the backend, or on the CPU fallback when the GPU's

@@ -9,12 +9,20 @@ struct GlassGPU: ParsableCommand {
     abstract: "Render Liquid Glass effects headlessly: OpenGL ES 3 on EGL, or the CPU reference.",
     discussion: """
       Images are PNG files (any colour type libpng reads, 8 or 16 bits). Output is
-      RGBA PNG, written to a temporary name and renamed, so a failed command leaves
-      no file behind. Errors go to stderr with a non-zero exit status.
+      RGBA PNG, written to a temporary name and renamed, so a failed or interrupted
+      command leaves no file behind; an output that is one of the inputs is refused.
+      Errors go to stderr with a non-zero exit status.
       """,
     version: "0.1.0",
     subcommands: [Render.self, Validate.self, Parity.self, Extend.self, Compare.self, Info.self]
   )
+
+  /// Installs the signal handlers that remove temporary outputs, then runs the command.
+  static func main() {
+    PNGCodec.OutputFile.installSignalCleanup()
+    PeakMemory.reportAtExitIfAsked()
+    main(nil)
+  }
 }
 
 extension BackendChoice: ExpressibleByArgument {}
@@ -36,11 +44,12 @@ func reportingErrors(_ body: () throws -> Void) throws {
 
 /// The shape of every command that renders to a PNG: reserve the output, start
 /// the GL context on another thread while `load` reads the input (the decode
-/// phase), render, write, and print the timings when asked. The start is waited for
-/// and the context closed before the process ends, whatever happens.
+/// phase), refuse an output that is one of the files `inputs` names, render, write,
+/// and print the timings when asked. The start is waited for and the context closed
+/// before the process ends, whatever happens.
 func renderToFile<Input>(
   output: String, backend: BackendChoice, compression: Int, printTimings: Bool, load: () throws -> Input,
-  render: (Renderer, Input, inout RenderTimings) throws -> RGBAImage
+  inputs: (Input) -> [String], render: (Renderer, Input, inout RenderTimings) throws -> RGBAImage
 ) throws {
   try reportingErrors {
     let start = Date()
@@ -50,6 +59,7 @@ func renderToFile<Input>(
     defer { pending.close() }
     let decodeStart = Date()
     let input = try load()
+    try file.checkDistinct(from: inputs(input))
     phases.decodeMilliseconds = Date().timeIntervalSince(decodeStart) * 1000
     let renderer = try pending.value()
     if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
@@ -148,10 +158,18 @@ struct Extend: ParsableCommand {
     try renderToFile(
       output: output, backend: backend, compression: compression, printTimings: timings,
       load: {
-        let decoded = try PNGCodec.read(path: input, maxPixels: maxPixels)
+        // The extended canvas is checked from the header, before decoding.
+        let decoded = try PNGCodec.read(path: input, maxPixels: maxPixels) { header in
+          do {
+            try Renderer.check(effect, imageSize: header.size, maxPixels: maxPixels)
+          } catch let error as GlassError {
+            throw GlassError(error.code, "\(input): \(error.message)", cause: error.cause)
+          }
+        }
         for warning in decoded.warnings { report("warning: \(input): libpng: \(warning)") }
         return decoded
       },
+      inputs: { _ in [input] },
       render: { renderer, decoded, phases in
         try renderer.render(
           effect, on: decoded.image, depth: depth == 16 ? .sixteen : .eight, maxPixels: maxPixels, timings: &phases)
@@ -205,7 +223,11 @@ struct Compare: ParsableCommand {
       let a = try PNGCodec.read(path: first, maxPixels: maxPixels).image
       let b = try PNGCodec.read(path: second, maxPixels: maxPixels).image
       let result = try ImageComparison(a, b)
-      if let diff { try PNGCodec.write(ImageComparison.differenceImage(a, b), to: diff) }
+      if let diff {
+        let file = try PNGCodec.OutputFile(path: diff)
+        try file.checkDistinct(from: [first, second])
+        try file.write(ImageComparison.differenceImage(a, b))
+      }
       let share = 100 * result.fractionOverOne
       let psnr = result.psnr.isInfinite ? "inf" : String(format: "%.2f", result.psnr)
       if json {

@@ -29,8 +29,9 @@ struct SceneOptions: ParsableArguments {
     }
   }
 
-  /// The scene file with --scale applied, and its images decoded.
-  func load() throws -> (file: SceneFile, images: [String: RGBAImage]) {
+  /// The scene file with --scale applied, and its image files read (headers
+  /// checked; pixels are decoded when `prepare` fits them).
+  func load() throws -> (file: SceneFile, images: SceneImages) {
     var file = try SceneFile(path: scene)
     if let scale {
       file.scene.scale = scale
@@ -43,6 +44,22 @@ struct SceneOptions: ParsableArguments {
     try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: maxPixels, what: "\(scene): the canvas")
     return (file, try file.loadImages(maxPixels: maxPixels))
   }
+
+  /// The scene file read and everything a render does before the backend runs
+  /// (`Renderer.prepare`); libpng's warnings about its images are printed.
+  func prepare(depth: RGBAImage.Depth) throws -> (file: SceneFile, prepared: PreparedRender) {
+    let (file, images) = try load()
+    let prepared = try naming {
+      try Renderer.prepare(file.scene, images: images, depth: depth, maxPixels: maxPixels)
+    }
+    for warning in images.warnings { report("warning: \(warning.path): libpng: \(warning.message)") }
+    return (file, prepared)
+  }
+}
+
+/// `1 layer`, `2 layers`, `3 passes`.
+func count(_ n: Int, _ noun: String) -> String {
+  "\(n) \(noun)\(n == 1 ? "" : noun.hasSuffix("s") ? "es" : "s")"
 }
 
 struct Render: ParsableCommand {
@@ -82,13 +99,13 @@ struct Render: ParsableCommand {
 
   func run() throws {
     try renderToFile(
-      output: output, backend: backend, compression: compression, printTimings: timings, load: { try options.load() },
+      output: output, backend: backend, compression: compression, printTimings: timings,
+      load: { try options.prepare(depth: depth == 16 ? .sixteen : .eight) },
+      inputs: { loaded in
+        [loaded.file.path] + loaded.file.scene.imageReferences.map { loaded.file.resolve($0.path) }
+      },
       render: { renderer, loaded, phases in
-        try options.naming {
-          try renderer.render(
-            loaded.file.scene, images: loaded.images, depth: depth == 16 ? .sixteen : .eight,
-            maxPixels: options.maxPixels, timings: &phases)
-        }
+        try options.naming { try renderer.render(loaded.prepared, timings: &phases) }
       })
   }
 }
@@ -108,13 +125,21 @@ struct Validate: ParsableCommand {
 
   func run() throws {
     try reportingErrors {
-      let (sceneFile, images) = try options.load()
-      let scene = sceneFile.scene
+      let (file, prepared) = try options.prepare(depth: .eight)
+      let scene = file.scene
+      let points = "\(ParameterSpec.format(scene.size.width))x\(ParameterSpec.format(scene.size.height)) pt"
       print(
-        "\(options.scene): valid, \(scene.pixelSize) pixels (\(ParameterSpec.format(scene.size.width))x\(ParameterSpec.format(scene.size.height)) pt at \(scene.scale)x), "
-          + "\(scene.layers.count) layers, \(images.count) images")
+        "\(options.scene): valid, \(scene.pixelSize) pixels (\(points) at \(scene.scale)x), "
+          + "\(count(scene.layers.count, "layer")), \(count(Set(scene.imageReferences.map(\.path)).count, "image")), "
+          + "\(count(prepared.passCount, "pass")), \(workingMemory(prepared.workingBytes)) of working memory")
     }
   }
+}
+
+/// Bytes as `12 MiB`, or `0.4 MiB` below one.
+func workingMemory(_ bytes: Int) -> String {
+  let mebibytes = Double(bytes) / Double(1 << 20)
+  return mebibytes < 1 ? String(format: "%.1f MiB", mebibytes) : "\(Int(mebibytes.rounded())) MiB"
 }
 
 struct Parity: ParsableCommand {
@@ -144,17 +169,13 @@ struct Parity: ParsableCommand {
 
   func run() throws {
     try reportingErrors {
-      let (file, images) = try options.load()
+      let (_, prepared) = try options.prepare(depth: .eight)
       let gpu = try Renderer(backend: .gpu)
       defer { gpu.close() }
       let cpu = try Renderer(backend: .cpu)
       var timings = RenderTimings()
-      let a = try options.naming {
-        try gpu.render(file.scene, images: images, maxPixels: options.maxPixels, timings: &timings)
-      }
-      let b = try options.naming {
-        try cpu.render(file.scene, images: images, maxPixels: options.maxPixels, timings: &timings)
-      }
+      let a = try options.naming { try gpu.render(prepared, timings: &timings) }
+      let b = try options.naming { try cpu.render(prepared, timings: &timings) }
       let result = try ImageComparison(a, b)
       if let diff { try PNGCodec.write(ImageComparison.differenceImage(a, b), to: diff) }
       let share = 100 * result.fractionOverOne

@@ -38,10 +38,35 @@ int cpng_read_header(const uint8_t *data, size_t size, cpng_info *info,
 int cpng_decode(const uint8_t *data, size_t size, int depth, cpng_decoder decoder, void *out, size_t out_size,
                 char *err, size_t err_size, char *warn, size_t warn_size);
 
-/// Encodes RGBA rows (8 bits, or native-endian 16 bits when `depth` is 16) to the
-/// file at `path`, with the Sub filter and libdeflate (`compression` is its level,
-/// 0 = stored to 12 = smallest). Returns 0, or -1 with a message.
-int cpng_encode_file(const char *path, const void *pixels, uint32_t width, uint32_t height,
-                     int depth, size_t row_bytes, int compression, char *err, size_t err_size);
+/// A row-by-row decode of a non-interlaced PNG, to RGBA as `cpng_decode` gives
+/// it: memory for one row at a time. `data` must stay valid until closed.
+typedef struct cpng_rows cpng_rows;
+
+/// Reads the header and sets up the decode. Returns NULL with a message in `err`.
+cpng_rows *cpng_rows_open(const uint8_t *data, size_t size, int depth, char *err, size_t err_size);
+
+/// Decodes the next `count` rows into `out`, each width * 4 * depth / 8 bytes.
+/// Returns 0, or -1 with a message (the reader is then spent).
+int cpng_rows_read(cpng_rows *rows, void *out, uint32_t count, char *err, size_t err_size);
+
+/// Reads what follows the last row (the file's end, its checksums), as
+/// `cpng_decode` does. Returns 0, or -1 with a message.
+int cpng_rows_finish(cpng_rows *rows, char *err, size_t err_size);
+
+/// What libpng warned about so far, separated by "; ".
+const char *cpng_rows_warnings(const cpng_rows *rows);
+
+/// Frees the reader.
+void cpng_rows_close(cpng_rows *rows);
+
+/// Encodes RGBA rows (8 bits, or native-endian 16 bits when `depth` is 16) to a
+/// whole PNG file in memory, with the Sub filter and libdeflate (`compression` is
+/// its level, 0 = stored to 12 = smallest). Returns 0 with the file in `*png`
+/// (free it with `cpng_free`) and its length in `*png_size`, or -1 with a message.
+int cpng_encode(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes, int compression,
+                uint8_t **png, size_t *png_size, char *err, size_t err_size);
+
+/// Frees a file `cpng_encode` made.
+void cpng_free(uint8_t *png);
 
 #endif

@@ -13,8 +13,8 @@ import Foundation
 ///     encode      canvas -> sRGB output
 struct SceneLowering {
   let scene: Scene
-  /// Decoded images by their path in the scene.
-  let images: [String: RGBAImage]
+  /// The scene's images, and the copies fitted to their frames (made once each).
+  let images: SceneImages
   let depth: RGBAImage.Depth
 
   private var scale: Double { Double(scene.scale) }
@@ -27,22 +27,21 @@ struct SceneLowering {
   /// llvmpipe, but llvmpipe's approximate sRGB encode and its half-precision
   /// filtering put up to 4/255 and 3 % of pixels over 1/255 between the backends,
   /// against 1/255 and none with binary16.
-  func lower() -> RenderGraph {
+  func lower() throws -> RenderGraph {
     var graph = RenderGraph()
     let size = scene.pixelSize
     let canvas = graph.makeTransient("canvas", size: size, format: .linearHalf)
     let whole = PointRect(x: 0, y: 0, width: scene.size.width, height: scene.size.height)
     // The canvas is whole pixels (the size in points times the scale, rounded).
     let rectShape = Shape.rect.geometry(in: pointFrame(canvasRect), scale: scale)
-    for rect in backgroundRects() {
+    for rect in try backgroundRects() {
       switch scene.background {
       case .fill(let fill):
         graph.addPass(
           "background", .fill(FillShape(shape: rectShape, paint: paint(fill, in: whole))), inputs: [],
           output: canvas, rect: rect)
       case .image(let path, let mode):
-        let image = ImageResampler.fit(self.image(path), to: size, mode: mode)
-        let source = graph.importSource(image, as: .linearHalf, rects: [rect], name: path)
+        let source = try importFitted(path, frame: size, mode: mode, window: canvasRect, rect: rect, into: &graph)
         graph.addPass(
           "background", .drawImage(DrawImage(origin: PixelPoint(x: 0, y: 0), clip: rectShape)), inputs: [source],
           output: canvas, rect: rect)
@@ -51,13 +50,14 @@ struct SceneLowering {
     for (index, layer) in scene.layers.enumerated() {
       let name = "layer \(index)"
       switch layer {
-      case .image(let layer): lowerImage(layer, name: name, canvas: canvas, into: &graph)
+      case .image(let layer): try lowerImage(layer, name: name, canvas: canvas, into: &graph)
       case .shape(let layer): lowerShape(layer, name: name, canvas: canvas, into: &graph)
       case .material(let layer):
-        lowerGlass([.material(layer)], name: name, container: nil, canvas: canvas, into: &graph)
-      case .glass(let layer): lowerGlass([.glass(layer)], name: name, container: nil, canvas: canvas, into: &graph)
+        try lowerGlass([.material(layer)], name: name, container: nil, canvas: canvas, into: &graph)
+      case .glass(let layer):
+        try lowerGlass([.glass(layer)], name: name, container: nil, canvas: canvas, into: &graph)
       case .container(let container):
-        lowerGlass(
+        try lowerGlass(
           container.glass.map { .glass($0) }, name: name, container: container.containerShape, canvas: canvas,
           into: &graph)
       }
@@ -85,9 +85,9 @@ struct SceneLowering {
   }
 
   /// The rows of the canvas the background shows through: all but those that an
-  /// opaque layer spanning the whole width covers (an opaque image, extended or
-  /// not, or an opaque rectangle fill on whole pixels).
-  func backgroundRects() -> [PixelRect] {
+  /// opaque layer spanning the whole width covers (an image whose fitted pixels
+  /// are all opaque, extended or not, or an opaque rectangle fill on whole pixels).
+  func backgroundRects() throws -> [PixelRect] {
     let size = scene.pixelSize
     var covered = [Bool](repeating: false, count: size.height)
     // Only layers below the first one that reads the canvas (glass and materials
@@ -97,14 +97,9 @@ struct SceneLowering {
       switch layer {
       case .glass, .material, .container:
         break layers
-      case .image(let l) where l.clipShape == .rect && image(l.source).isOpaque && !pixelFrame(l.frame).isEmpty:
+      case .image(let l) where l.clipShape == .rect:
         let frame = pixelFrame(l.frame)
-        let fitsFrame: Bool = {
-          guard l.contentMode == .fit else { return true }
-          let source = image(l.source).size
-          return source.width * frame.height == source.height * frame.width
-        }()
-        guard fitsFrame else { break }
+        guard let window = imageWindow(l), try fitted(l, window: window).isOpaque else { break }
         if let e = l.backgroundExtension {
           let effect = extensionEffect(e)
           let extended = effect.canvasSize(for: frame.size)
@@ -119,8 +114,10 @@ struct SceneLowering {
         if l.fill.isOpaque && pointFrame(frame) == l.frame { rect = frame }
       default: break
       }
+      // Rows of the canvas it covers; none when it lies above or below the canvas.
       guard let rect, rect.x <= 0, rect.maxX >= size.width else { continue }
-      for y in max(rect.y, 0)..<min(rect.maxY, size.height) { covered[y] = true }
+      let rows = max(rect.y, 0)..<max(min(rect.maxY, size.height), max(rect.y, 0))
+      for y in rows { covered[y] = true }
     }
     var rects: [PixelRect] = []
     var start: Int?
@@ -135,9 +132,33 @@ struct SceneLowering {
     return rects
   }
 
-  private func image(_ path: String) -> RGBAImage {
-    guard let image = images[path] else { preconditionFailure("scene images are loaded before lowering: \(path)") }
-    return image
+  /// The part of an image layer's fitted frame that is made: the part on the
+  /// canvas, or the whole frame when it is extended (every image pixel can mirror
+  /// into the insets); nil when nothing of it is made.
+  func imageWindow(_ layer: ImageLayer) -> PixelRect? {
+    let frame = pixelFrame(layer.frame)
+    guard !frame.isEmpty else { return nil }
+    if layer.backgroundExtension != nil { return PixelRect(size: frame.size) }
+    let visible = frame.intersection(canvasRect)
+    return visible.isEmpty ? nil : visible.offsetBy(-frame.x, -frame.y)
+  }
+
+  /// An image layer's image fitted to its frame, the part `window` of it.
+  func fitted(_ layer: ImageLayer, window: PixelRect) throws -> SceneImages.Fitted {
+    try images.fitted(layer.source, to: pixelFrame(layer.frame).size, mode: layer.contentMode, window: window)
+  }
+
+  /// Imports an image fitted to `frame`, the part `window` of it, as a source of
+  /// the graph whose passes read `rect` of it (by default all): once however many
+  /// passes read it.
+  func importFitted(
+    _ path: String, frame: PixelSize, mode: ContentMode, window: PixelRect, rect: PixelRect? = nil,
+    into graph: inout RenderGraph
+  ) throws -> ImageHandle {
+    let fitted = try images.fitted(path, to: frame, mode: mode, window: window)
+    return graph.importSource(
+      fitted.image, as: .linearHalf, rects: [rect ?? PixelRect(size: fitted.image.size)], name: path,
+      reuseKey: RenderGraph.SourceKey(SceneImages.FitKey(path: path, frame: frame, mode: mode, window: window)))
   }
 
   // MARK: Paint
@@ -195,16 +216,16 @@ struct SceneLowering {
       height: Double(rect.height) / scale)
   }
 
-  private func lowerImage(_ layer: ImageLayer, name: String, canvas: ImageHandle, into graph: inout RenderGraph) {
+  private func lowerImage(
+    _ layer: ImageLayer, name: String, canvas: ImageHandle, into graph: inout RenderGraph
+  )
+    throws
+  {
+    guard let window = imageWindow(layer) else { return }
     let frame = pixelFrame(layer.frame)
-    guard !frame.isEmpty else { return }
-    // Without an extension only the part of the frame on the canvas is made; with
-    // one, every image pixel can mirror into the insets.
-    let visible = frame.intersection(canvasRect)
-    guard layer.backgroundExtension != nil || !visible.isEmpty else { return }
-    let window = layer.backgroundExtension == nil ? visible.offsetBy(-frame.x, -frame.y) : PixelRect(size: frame.size)
-    let fitted = ImageResampler.fit(image(layer.source), to: frame.size, mode: layer.contentMode, window: window)
-    let source = graph.importSource(fitted, as: .linearHalf, rects: [PixelRect(size: fitted.size)], name: layer.source)
+    let fitted = try fitted(layer, window: window)
+    let source = try importFitted(
+      layer.source, frame: frame.size, mode: layer.contentMode, window: window, into: &graph)
     let origin = PixelPoint(x: frame.x + window.x, y: frame.y + window.y)
     if let ext = layer.backgroundExtension {
       let effect = extensionEffect(ext)
@@ -217,7 +238,7 @@ struct SceneLowering {
         blend: !fitted.isOpaque)
     }
     let clip = layer.clipShape.geometry(in: pointFrame(frame), scale: scale)
-    let rect = visible
+    let rect = frame.intersection(canvasRect)
     guard !rect.isEmpty else { return }
     // An opaque image filling its pixels replaces what is under it: no blend to pay.
     let replaces = clip.coversFully(rect) && fitted.isOpaque
@@ -332,7 +353,7 @@ struct SceneLowering {
   private func lowerGlass(
     _ members: [Member], name: String, container: ContainerShape?, canvas: ImageHandle,
     into graph: inout RenderGraph
-  ) {
+  ) throws {
     let resolved = members.map { resolve($0, container: container) }
     let live = resolved.filter { $0.composite != nil && !$0.writes.intersection(canvasRect).isEmpty }
     let sigmas = Array(Set(live.map(\.frostPixels))).sorted()
@@ -372,9 +393,7 @@ struct SceneLowering {
       let rect = content.frame.intersection(canvasRect)
       guard !rect.isEmpty else { continue }
       let window = rect.offsetBy(-content.frame.x, -content.frame.y)
-      let fitted = ImageResampler.fit(image(content.source), to: content.frame.size, mode: .fit, window: window)
-      let source = graph.importSource(
-        fitted, as: .linearHalf, rects: [PixelRect(size: rect.size)], name: content.source)
+      let source = try importFitted(content.source, frame: content.frame.size, mode: .fit, window: window, into: &graph)
       graph.addPass(
         "\(name) content \(index)",
         .drawImage(

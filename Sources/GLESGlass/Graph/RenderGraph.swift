@@ -77,19 +77,45 @@ public struct RenderGraph: Sendable {
   public private(set) var passes: [Pass] = []
   /// Exact copies into the output.
   public private(set) var copies: [Copy] = []
+  /// Sources imported with a reuse key, by that key.
+  private var sourcesByKey: [SourceKey: ImageHandle] = [:]
+
+  /// What makes two imports the same source: any hashable, sendable value.
+  public struct SourceKey: Hashable, @unchecked Sendable {
+    // Only made from Sendable values, so sharing it across threads is safe.
+    private let value: AnyHashable
+
+    /// A key made of `value`.
+    public init<Value: Hashable & Sendable>(_ value: Value) {
+      self.value = AnyHashable(value)
+    }
+  }
 
   /// An empty graph.
   public init() {}
 
-  /// Declares a CPU image as an input; only `rects` of it will be read.
+  /// Declares a CPU image as an input; only `rects` of it will be read. With a
+  /// `reuseKey`, importing the same key again (the same image, in the same format)
+  /// returns the first handle and adds the new rects to it: one upload, however
+  /// many passes read the image.
   public mutating func importSource(
-    _ image: RGBAImage, as format: ImageFormat, rects: [PixelRect], name: String = "source"
+    _ image: RGBAImage, as format: ImageFormat, rects: [PixelRect], name: String = "source",
+    reuseKey: SourceKey? = nil
   ) -> ImageHandle {
     precondition(format == .linearHalf || format == .encoded(image.depth), "a raw source keeps its depth")
-    return add(
+    if let reuseKey, let handle = sourcesByKey[reuseKey] {
+      guard case .source(var source) = resources[handle.index].role else { preconditionFailure("a source") }
+      precondition(resources[handle.index].descriptor == ImageDescriptor(size: image.size, format: format))
+      for rect in rects where !source.rects.contains(where: { $0.contains(rect) }) { source.rects.append(rect) }
+      resources[handle.index].role = .source(source)
+      return handle
+    }
+    let handle = add(
       Resource(
         name: name, descriptor: ImageDescriptor(size: image.size, format: format),
         role: .source(SourceImport(image: image, rects: rects))))
+    if let reuseKey { sourcesByKey[reuseKey] = handle }
+    return handle
   }
 
   /// Declares the output image.

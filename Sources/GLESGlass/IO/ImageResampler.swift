@@ -4,6 +4,11 @@ import Foundation
 /// so both backends start from the same pixels. Filtering is done on premultiplied
 /// linear light with a tent filter as wide as the scale step (area-like when
 /// shrinking, bilinear when enlarging); the result is a 16-bit image.
+///
+/// The source is read once, top to bottom, in bands of rows, so it can be a PNG
+/// being decoded (`PNGRows`): a large image fitted to a small frame then never
+/// lies in memory whole. Memory is the band, plus one row of the result per
+/// source row the result needs.
 public enum ImageResampler {
   /// `image` fitted to `size` by `mode`, centred: `fill` covers the frame and crops,
   /// `fit` fits inside and leaves the rest clear. An image that needs no scaling is
@@ -14,37 +19,57 @@ public enum ImageResampler {
   )
     -> RGBAImage
   {
+    var rows = InMemoryRows(image: image)
+    do {
+      return try fit(rows: &rows, to: frameSize, mode: mode, window: window)
+    } catch {
+      preconditionFailure("an image in memory reads without error: \(error)")
+    }
+  }
+
+  /// The same fit, reading the source from `rows`, in order, once.
+  static func fit<Rows: ImageRowSource>(
+    rows source: inout Rows, to frameSize: PixelSize, mode: ContentMode, window: PixelRect? = nil
+  ) throws -> RGBAImage {
     let window = window ?? PixelRect(size: frameSize)
     let size = window.size
-    let sx = Double(frameSize.width) / Double(image.width)
-    let sy = Double(frameSize.height) / Double(image.height)
+    let imageSize = source.size
+    let sx = Double(frameSize.width) / Double(imageSize.width)
+    let sy = Double(frameSize.height) / Double(imageSize.height)
     let scale = mode == .fill ? max(sx, sy) : min(sx, sy)
     // The image's top-left corner in window pixels.
-    let offsetX = (Double(frameSize.width) - Double(image.width) * scale) / 2 - Double(window.x)
-    let offsetY = (Double(frameSize.height) - Double(image.height) * scale) / 2 - Double(window.y)
+    let offsetX = (Double(frameSize.width) - Double(imageSize.width) * scale) / 2 - Double(window.x)
+    let offsetY = (Double(frameSize.height) - Double(imageSize.height) * scale) / 2 - Double(window.y)
     if scale == 1 && offsetX == offsetX.rounded() && offsetY == offsetY.rounded() {
-      var result = RGBAImage(size: size, depth: image.depth)
-      let ox = Int(offsetX)
-      let oy = Int(offsetY)
-      let source = PixelRect(x: -ox, y: -oy, width: size.width, height: size.height)
-        .intersection(PixelRect(size: image.size))
-      if !source.isEmpty { result.copy(source, from: image, to: PixelPoint(x: source.x + ox, y: source.y + oy)) }
-      return result
+      return try crop(&source, size: size, offset: PixelPoint(x: Int(offsetX), y: Int(offsetY)))
     }
-    let linear = premultipliedLinear(image)
-    let columns = taps(count: size.width, sourceCount: image.width, scale: scale, offset: offsetX)
-    let rows = taps(count: size.height, sourceCount: image.height, scale: scale, offset: offsetY)
-    // Horizontal pass into a buffer of source rows, then vertical.
-    var across = [SIMD4<Float>](repeating: .zero, count: image.height * size.width)
-    across.withUnsafeMutableBufferPointer { out in
+    let columns = taps(count: size.width, sourceCount: imageSize.width, scale: scale, offset: offsetX)
+    let rows = taps(count: size.height, sourceCount: imageSize.height, scale: scale, offset: offsetY)
+    // The source rows the result reads: only these are filtered across.
+    let used = rows.flatMap(\.indices)
+    let first = used.min() ?? 0
+    let needed = used.isEmpty ? 0..<0 : first..<(used.max() ?? 0) + 1
+    // Horizontal pass into a buffer of the needed source rows, band by band as
+    // they are decoded, then vertical.
+    var across = [SIMD4<Float>](repeating: .zero, count: needed.count * size.width)
+    let depth = source.depth
+    try across.withUnsafeMutableBufferPointer { out in
       let out = UncheckedSendable(out.baseAddress.unsafelyUnwrapped)
-      CPUKernels.parallelRows(0..<image.height, cost: image.height * size.width * 4) { range in
-        for y in range {
-          let row = y * image.width
-          for (x, tap) in columns.enumerated() {
-            var sum = SIMD4<Float>.zero
-            for (i, w) in zip(tap.indices, tap.weights) { sum += linear[row + i] * w }
-            out.value[y * size.width + x] = sum
+      try source.readBands { band, samples in
+        let rowsHere = band.clamped(to: needed)
+        guard !rowsHere.isEmpty else { return }
+        let samples = UncheckedSendable(samples)
+        CPUKernels.parallelRows(rowsHere, cost: rowsHere.count * imageSize.width * 4) { range in
+          var linear = [SIMD4<Float>](repeating: .zero, count: imageSize.width)
+          for y in range {
+            premultipliedLinear(
+              samples.value, depth: depth, row: y - band.lowerBound, width: imageSize.width, into: &linear)
+            let target = out.value + (y - needed.lowerBound) * size.width
+            for (x, tap) in columns.enumerated() {
+              var sum = SIMD4<Float>.zero
+              for (i, w) in zip(tap.indices, tap.weights) { sum += linear[i] * w }
+              target[x] = sum
+            }
           }
         }
       }
@@ -57,7 +82,7 @@ public enum ImageResampler {
           let tap = rows[y]
           for x in 0..<size.width {
             var sum = SIMD4<Float>.zero
-            for (i, w) in zip(tap.indices, tap.weights) { sum += across[i * size.width + x] * w }
+            for (i, w) in zip(tap.indices, tap.weights) { sum += across[(i - needed.lowerBound) * size.width + x] * w }
             let c = OutputEncoding.straight(sum)
             let p = out.value + 4 * (y * size.width + x)
             p[0] = SRGB.encode16(c.x)
@@ -69,6 +94,49 @@ public enum ImageResampler {
       }
     }
     return RGBAImage(size: size, samples: .sixteen(values))
+  }
+
+  /// The source placed unscaled with its top-left corner at `offset` of a clear
+  /// image of `size`, at the source's depth.
+  static func crop<Rows: ImageRowSource>(
+    _ source: inout Rows, size: PixelSize, offset: PixelPoint
+  ) throws
+    -> RGBAImage
+  {
+    var result = RGBAImage(size: size, depth: source.depth)
+    let visible = PixelRect(x: -offset.x, y: -offset.y, width: size.width, height: size.height)
+      .intersection(PixelRect(size: source.size))
+    let width = source.size.width
+    let bytesPerSample = source.depth == .sixteen ? 2 : 1
+    try source.readBands { band, samples in
+      let rows = band.clamped(to: visible.y..<visible.maxY)
+      guard !visible.isEmpty, !rows.isEmpty else { return }
+      let rowBytes = 4 * bytesPerSample * visible.width
+      func place<T>(_ dst: inout [T]) {
+        dst.withUnsafeMutableBytes { out in
+          for y in rows {
+            let from =
+              samples.baseAddress.unsafelyUnwrapped
+              + 4 * bytesPerSample * ((y - band.lowerBound) * width + visible.x)
+            let to =
+              out.baseAddress.unsafelyUnwrapped
+              + 4 * bytesPerSample * ((y + offset.y) * size.width + visible.x + offset.x)
+            to.copyMemory(from: from, byteCount: rowBytes)
+          }
+        }
+      }
+      switch result.samples {
+      case .eight(var values):
+        result.samples = .eight([])
+        place(&values)
+        result.samples = .eight(values)
+      case .sixteen(var values):
+        result.samples = .eight([])
+        place(&values)
+        result.samples = .sixteen(values)
+      }
+    }
+    return result
   }
 
   /// The source pixels and weights of each output pixel along one axis; none
@@ -102,13 +170,56 @@ public enum ImageResampler {
     }
   }
 
-  /// Every pixel as premultiplied linear Float.
-  static func premultipliedLinear(_ image: RGBAImage) -> [SIMD4<Float>] {
-    (0..<image.size.pixelCount).map { i in
-      let p = image.pixel16(x: i % image.width, y: i / image.width)
-      let a = Float(p.w) / 65535
-      return SIMD4(
-        SRGB.decode16[Int(p.x)] * a, SRGB.decode16[Int(p.y)] * a, SRGB.decode16[Int(p.z)] * a, a)
+  /// One row of a band of 8- or 16-bit sRGB samples as premultiplied linear Float.
+  static func premultipliedLinear(
+    _ samples: UnsafeRawBufferPointer, depth: RGBAImage.Depth, row: Int, width: Int,
+    into linear: inout [SIMD4<Float>]
+  ) {
+    let decode = SRGB.decode16
+    linear.withUnsafeMutableBufferPointer { out in
+      switch depth {
+      case .eight:
+        let p = samples.bindMemory(to: UInt8.self).baseAddress.unsafelyUnwrapped + 4 * row * width
+        for x in 0..<width {
+          let q = p + 4 * x
+          let a = Float(UInt16(q[3]) &* 257) / 65535
+          out[x] = SIMD4(
+            decode[Int(UInt16(q[0]) &* 257)] * a, decode[Int(UInt16(q[1]) &* 257)] * a,
+            decode[Int(UInt16(q[2]) &* 257)] * a, a)
+        }
+      case .sixteen:
+        let p = samples.bindMemory(to: UInt16.self).baseAddress.unsafelyUnwrapped + 4 * row * width
+        for x in 0..<width {
+          let q = p + 4 * x
+          let a = Float(q[3]) / 65535
+          out[x] = SIMD4(decode[Int(q[0])] * a, decode[Int(q[1])] * a, decode[Int(q[2])] * a, a)
+        }
+      }
+    }
+  }
+}
+
+/// A source of image rows, read top to bottom in bands.
+protocol ImageRowSource {
+  /// Size in pixels.
+  var size: PixelSize { get }
+  /// Bits per channel of the samples it gives.
+  var depth: RGBAImage.Depth { get }
+  /// Calls `body` with consecutive bands of rows, from the first row to the last:
+  /// the rows of the band and their samples (RGBA, `depth` bits, rows packed).
+  mutating func readBands(_ body: (Range<Int>, UnsafeRawBufferPointer) throws -> Void) throws
+}
+
+/// The rows of an image in memory: one band, the whole image.
+struct InMemoryRows: ImageRowSource {
+  var image: RGBAImage
+  var size: PixelSize { image.size }
+  var depth: RGBAImage.Depth { image.depth }
+
+  mutating func readBands(_ body: (Range<Int>, UnsafeRawBufferPointer) throws -> Void) throws {
+    switch image.samples {
+    case .eight(let values): try values.withUnsafeBytes { try body(0..<size.height, $0) }
+    case .sixteen(let values): try values.withUnsafeBytes { try body(0..<size.height, $0) }
     }
   }
 }

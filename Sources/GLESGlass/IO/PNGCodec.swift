@@ -2,7 +2,7 @@ import CPNG
 import Foundation
 
 /// PNG in and out through libpng: every PNG libpng can read becomes RGBA at 8 or
-/// 16 bits; outputs are RGBA, written to a temporary file and renamed into place.
+/// 16 bits; outputs are RGBA, written by `OutputFile` (a temporary file renamed into place).
 public enum PNGCodec {
   /// The default compression level of `write`: libdeflate level 1, as small as zlib at
   /// level 2 (on photos) and about twice as fast as libdeflate level 2, for 2 % more bytes.
@@ -65,22 +65,86 @@ public enum PNGCodec {
 
   /// Reads and decodes the PNG file at `path`; errors name the file.
   public static func read(path: String, maxPixels: Int = defaultMaxPixels) throws -> Decoded {
-    try decode(try readFile(path), name: path, maxPixels: maxPixels)
+    try read(path: path, maxPixels: maxPixels, checkingHeader: { _ in })
   }
 
-  /// Reads a whole file, with errors that say what is wrong with the path.
-  static func readFile(_ path: String) throws -> [UInt8] {
-    var isFolder: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-      throw GlassError(.fileUnreadable, "\(path): no such file; check the path")
+  /// Reads the PNG file at `path`, runs `check` on its header (what is made of
+  /// the image can then be refused before any pixel is decoded), and decodes it.
+  public static func read(path: String, maxPixels: Int, checkingHeader check: (Header) throws -> Void) throws
+    -> Decoded
+  {
+    let data = try readFile(path, maxPixels: maxPixels)
+    let header = try header(of: data, name: path)
+    try checkPixelLimit(header.size, maxPixels: maxPixels, what: path)
+    try checkDataSize(header, name: path)
+    try check(header)
+    return try decode(data, name: path, maxPixels: maxPixels)
+  }
+
+  /// The largest PNG file, in bytes, that can hold an image of `maxPixels` pixels:
+  /// 16-bit RGBA stored uncompressed, and room for metadata.
+  static func maximumFileBytes(maxPixels: Int) -> Int {
+    let (bytes, overflow) = min(maxPixels, maximumMaxPixels).multipliedReportingOverflow(by: 9)
+    return overflow ? .max : bytes + (64 << 20)
+  }
+
+  /// Reads a PNG file whole, refusing one larger than any PNG of `maxPixels`
+  /// pixels can be; errors say what is wrong with the path.
+  static func readFile(_ path: String, maxPixels: Int) throws -> [UInt8] {
+    try readFile(path, maxBytes: maximumFileBytes(maxPixels: maxPixels), what: "a PNG of at most \(amount(maxPixels))")
+  }
+
+  /// Reads a whole regular file of at most `maxBytes` bytes (`what` says what a
+  /// file that large cannot be); errors say what is wrong with the path: missing,
+  /// unreadable, a folder, a device, a FIFO or a socket, or too large.
+  static func readFile(_ path: String, maxBytes: Int = .max, what: String = "") throws -> [UInt8] {
+    var info = stat()
+    guard stat(path, &info) == 0 else {
+      let reason = errno
+      if reason == ENOENT || reason == ENOTDIR {
+        throw GlassError(.fileUnreadable, "\(path): no such file; check the path")
+      }
+      throw GlassError(
+        .fileUnreadable, "\(path): cannot be read; check the path and its permissions",
+        cause: String(cString: strerror(reason)))
     }
-    guard !isFolder.boolValue else {
-      throw GlassError(.fileUnreadable, "\(path) is a folder, not a PNG file")
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: throw GlassError(.fileUnreadable, "\(path) is a folder, not a file; name a file")
+    case S_IFCHR: throw GlassError(.fileUnreadable, "\(path) is a character device, not a regular file; name a file")
+    case S_IFBLK: throw GlassError(.fileUnreadable, "\(path) is a block device, not a regular file; name a file")
+    case S_IFIFO: throw GlassError(.fileUnreadable, "\(path) is a FIFO (named pipe), not a regular file; name a file")
+    case S_IFSOCK: throw GlassError(.fileUnreadable, "\(path) is a socket, not a regular file; name a file")
+    default: throw GlassError(.fileUnreadable, "\(path) is not a regular file; name a file")
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw GlassError(.fileUnreadable, "\(path): cannot be read; check its permissions")
+    guard Int(info.st_size) <= maxBytes else {
+      throw GlassError(
+        .fileUnreadable,
+        "\(path): the file is \(byteAmount(Int(info.st_size))), larger than \(what) can be; check the path")
     }
-    return [UInt8](data)
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw GlassError(
+        .fileUnreadable, "\(path): cannot be read; check its permissions", cause: String(cString: strerror(errno)))
+    }
+    defer { close(descriptor) }
+    // Read to the end (the file may have changed size since stat), never past the limit.
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(Int(info.st_size))
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else {
+        throw GlassError(.fileUnreadable, "\(path): cannot be read", cause: String(cString: strerror(errno)))
+      }
+      if count == 0 { break }
+      bytes.append(contentsOf: chunk[0..<count])
+      guard bytes.count <= maxBytes else {
+        throw GlassError(.fileUnreadable, "\(path): the file grew while it was read, past \(byteAmount(maxBytes))")
+      }
+    }
+    return bytes
   }
 
   /// Reads only the header of PNG data.
@@ -208,102 +272,34 @@ public enum PNGCodec {
       ? "raise it with --max-pixels if you mean it" : "that is more than glass-gpu can hold in memory"
     throw GlassError(
       .imageTooLarge,
-      "\(what): \(size) is \(amount(overflow ? Int.max : pixels)), over the limit of \(amount(limit)); \(fix)")
+      "\(what): \(size) is \(amount(overflow ? Int.max : pixels, near: limit)), over the limit of "
+        + "\(amount(limit, near: overflow ? Int.max : pixels)); \(fix)")
   }
 
   /// The largest `maxPixels` accepted: 2^31 pixels (16 GiB at 16 bits per channel).
   public static let maximumMaxPixels = 1 << 31
 
-  /// `12 megapixels`, or `91 pixels` below a hundredth of a megapixel.
-  static func amount(_ pixels: Int) -> String {
+  /// `12 megapixels`, or `91 pixels` below a hundredth of a megapixel; in whole
+  /// pixels (`100,100,000 pixels`) when it is within a factor 2 of `other`, so that
+  /// two amounts compared in one message never read the same.
+  static func amount(_ pixels: Int, near other: Int? = nil) -> String {
     let value = Double(pixels) / 1_000_000
+    if let other, pixels != other, max(pixels, other) / 2 < min(pixels, other) {
+      let digits = Array(String(pixels))
+      let grouped = stride(from: digits.count, to: 0, by: -3).reversed().map { end in
+        String(digits[max(0, end - 3)..<end])
+      }
+      return grouped.joined(separator: ",") + " pixels"
+    }
     if value < 0.01 { return "\(pixels) pixels" }
     return (value >= 10 ? String(Int(value.rounded())) : String(format: "%.2g", value)) + " megapixels"
   }
 
   /// Writes `image` as an RGBA PNG at its own depth. The file appears complete or
-  /// not at all: it is written to a temporary name beside `path`, then renamed.
-  /// `compression` is a libdeflate level, 0 (stored) to 12 (smallest); rows use
-  /// the Sub filter.
+  /// not at all (see `OutputFile`, in OutputFile.swift, for links, devices and
+  /// temporaries). `compression` is a libdeflate level, 0 (stored) to 12
+  /// (smallest); rows use the Sub filter.
   public static func write(_ image: RGBAImage, to path: String, compression: Int = defaultCompression) throws {
     try OutputFile(path: path).write(image, compression: compression)
-  }
-
-  /// An output PNG reserved before the work that fills it: making it checks the
-  /// path (its folder exists and can be written, it is not a folder) by creating
-  /// the temporary file the PNG will be written to, so a bad output path fails
-  /// before any decoding or rendering. `write` renames the finished file into
-  /// place; an output never written removes its temporary file.
-  public final class OutputFile: @unchecked Sendable {
-    /// Where the PNG goes.
-    public let path: String
-    private let temporary: String
-    private var finished = false
-
-    /// Reserves `path`; throws `outputFailure` naming the path and the fix.
-    public init(path: String) throws {
-      guard !path.isEmpty else {
-        throw GlassError(.outputFailure, "the output path is empty; name a .png file")
-      }
-      let url = URL(fileURLWithPath: path)
-      let folder = url.deletingLastPathComponent().path
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-        throw GlassError(.outputFailure, "cannot write \(path): the folder \(folder) does not exist")
-      }
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-        throw GlassError(.outputFailure, "cannot write \(path): it is a folder; name a file")
-      }
-      let temporary =
-        folder + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-      let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
-      guard descriptor >= 0 else {
-        throw GlassError(
-          .outputFailure, "cannot write \(path): check the folder's permissions",
-          cause: String(cString: strerror(errno)))
-      }
-      close(descriptor)
-      self.path = path
-      self.temporary = temporary
-    }
-
-    /// Encodes `image` into the temporary file and renames it to `path`.
-    public func write(_ image: RGBAImage, compression: Int = PNGCodec.defaultCompression) throws {
-      guard (0...12).contains(compression) else {
-        throw GlassError(.invalidParameter, "compression \(compression) is out of range; give 0 to 12")
-      }
-      guard !finished else { preconditionFailure("an OutputFile is written once") }
-      var message = [CChar](repeating: 0, count: 512)
-      let status: Int32
-      let width = UInt32(image.width)
-      let height = UInt32(image.height)
-      switch image.samples {
-      case .eight(let values):
-        status = values.withUnsafeBytes {
-          cpng_encode_file(
-            temporary, $0.baseAddress, width, height, 8, 4 * image.width, Int32(compression), &message,
-            message.count)
-        }
-      case .sixteen(let values):
-        status = values.withUnsafeBytes {
-          cpng_encode_file(
-            temporary, $0.baseAddress, width, height, 16, 8 * image.width, Int32(compression), &message,
-            message.count)
-        }
-      }
-      guard status == 0 else {
-        throw GlassError(
-          .outputFailure, "cannot write \(path); check the folder's permissions and free space",
-          cause: String(cBuffer: message))
-      }
-      guard rename(temporary, path) == 0 else {
-        throw GlassError(.outputFailure, "cannot write \(path)", cause: String(cString: strerror(errno)))
-      }
-      finished = true
-    }
-
-    deinit {
-      if !finished { unlink(temporary) }
-    }
   }
 }

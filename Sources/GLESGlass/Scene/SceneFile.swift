@@ -10,9 +10,12 @@ public struct SceneFile: Sendable {
   /// The folder image paths are relative to.
   public var directory: String
 
+  /// The largest scene file read, in bytes.
+  public static let maximumBytes = 64 << 20
+
   /// Reads and validates a scene file.
   public init(path: String) throws {
-    let bytes = try PNGCodec.readFile(path)
+    let bytes = try PNGCodec.readFile(path, maxBytes: Self.maximumBytes, what: "a scene file (at most 64 MB)")
     do {
       scene = try Scene(json: bytes)
     } catch let error as GlassError {
@@ -35,18 +38,11 @@ public struct SceneFile: Sendable {
       ? imagePath : (directory as NSString).appendingPathComponent(imagePath)
   }
 
-  /// Decodes every image the scene names, once each. A missing, unreadable or
-  /// damaged image fails with the JSON path that names it.
-  public func loadImages(maxPixels: Int = PNGCodec.defaultMaxPixels) throws -> [String: RGBAImage] {
-    var images: [String: RGBAImage] = [:]
-    for (jsonPath, imagePath) in scene.imageReferences where images[imagePath] == nil {
-      let file = resolve(imagePath)
-      do {
-        images[imagePath] = try PNGCodec.read(path: file, maxPixels: maxPixels).image
-      } catch let error as GlassError {
-        throw GlassError(error.code, "\(path): \(jsonPath): \(error.message)", cause: error.cause)
-      }
-    }
-    return images
+  /// Reads every image file the scene names, once each, and checks its header
+  /// (`SceneImages(reading:maxPixels:)`); pixels are decoded when a render fits
+  /// them. A missing, unreadable or damaged image fails with the JSON path that
+  /// names it.
+  public func loadImages(maxPixels: Int = PNGCodec.defaultMaxPixels) throws -> SceneImages {
+    try SceneImages(reading: self, maxPixels: maxPixels)
   }
 }

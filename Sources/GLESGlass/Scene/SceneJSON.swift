@@ -47,12 +47,30 @@ struct JSONNode {
   func choice<T>(_ choices: [String: T], what: String) throws -> T {
     let name = try string()
     guard let value = choices[name] else {
-      throw fail("unknown \(what) \"\(name)\"; use one of \(choices.keys.sorted().joined(separator: ", "))")
+      throw fail(
+        "unknown \(what) \"\(Self.shortened(name))\"; use one of \(choices.keys.sorted().joined(separator: ", "))")
     }
     return value
   }
 
-  func child(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+  func child(_ key: String) -> String {
+    let key = Self.shortened(key)
+    return path.isEmpty ? key : "\(path).\(key)"
+  }
+
+  /// Text from the file as an error message shows it: control characters escaped,
+  /// at most 40 characters (a long value is cut, with an ellipsis), so one line
+  /// stays one short line.
+  static func shortened(_ text: String) -> String {
+    var result = ""
+    for (count, character) in text.enumerated() {
+      guard count < 40 else { return result + "…" }
+      result +=
+        character.isASCII && (character.asciiValue ?? 0) < 0x20
+        ? character.unicodeScalars.map { $0.escaped(asASCII: true) }.joined() : String(character)
+    }
+    return result
+  }
 }
 
 /// An object's members, read by key.
@@ -131,7 +149,7 @@ extension Scene {
     guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit), let value = UInt64(digits, radix: 16)
     else {
       throw node.fail(
-        "\"\(text)\" is not a colour; write \"#RRGGBB\", \"#RRGGBBAA\", a name (\(Color.named.keys.sorted().joined(separator: ", "))) or {\"red\", \"green\", \"blue\", \"opacity\"}"
+        "\"\(JSONNode.shortened(text))\" is not a colour; write \"#RRGGBB\", \"#RRGGBBAA\", a name (\(Color.named.keys.sorted().joined(separator: ", "))) or {\"red\", \"green\", \"blue\", \"opacity\"}"
       )
     }
     let rgba = digits.count == 6 ? value << 8 | 0xFF : value
@@ -231,7 +249,7 @@ extension Scene {
       return .concentric(corners, isUniform: try o["isUniform"]?.bool() ?? false)
     default:
       throw typeNode.fail(
-        "unknown shape \"\(type)\"; use one of rect, roundedRect, unevenRoundedRect, capsule, circle, ellipse, concentricRectangle"
+        "unknown shape \"\(JSONNode.shortened(type))\"; use one of rect, roundedRect, unevenRoundedRect, capsule, circle, ellipse, concentricRectangle"
       )
     }
   }
@@ -300,7 +318,8 @@ extension Scene {
           glass: try o.required("glass").array().map { try glassLayer($0, typed: false) },
           containerShape: try o["containerShape"].map(containerShape)))
     case let other:
-      throw typeNode.fail("unknown layer type \"\(other)\"; use one of \(layerTypes.joined(separator: ", "))")
+      throw typeNode.fail(
+        "unknown layer type \"\(JSONNode.shortened(other))\"; use one of \(layerTypes.joined(separator: ", "))")
     }
   }
 

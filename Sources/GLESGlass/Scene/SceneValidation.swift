@@ -88,14 +88,9 @@ struct SceneValidator {
       let what = value < range.lowerBound && value < 0 ? "is negative" : "is out of range"
       throw fail(
         path,
-        "\(Self.number(value)) \(what); give a value from \(Self.number(range.lowerBound)) to \(Self.number(range.upperBound)) \(unit)"
+        "\(ParameterSpec.format(value)) \(what); give a value from \(ParameterSpec.format(range.lowerBound)) to \(ParameterSpec.format(range.upperBound)) \(unit)"
       )
     }
-  }
-
-  /// A number for a message: whole, or to two decimals.
-  static func number(_ v: Double) -> String {
-    v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(format: "%.2f", v)
   }
 
   func path(_ at: String, _ path: String) throws {
@@ -145,7 +140,8 @@ struct SceneValidator {
       guard r0 <= r1 else {
         throw fail(
           "\(at).radialGradient.startRadius",
-          "\(Self.number(r0)) is larger than endRadius \(Self.number(r1)); the gradient runs outward from startRadius")
+          "\(ParameterSpec.format(r0)) is larger than endRadius \(ParameterSpec.format(r1)); the gradient runs outward from startRadius"
+        )
       }
     }
   }

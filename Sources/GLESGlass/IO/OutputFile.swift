@@ -1,0 +1,317 @@
+import COutputGuard
+import CPNG
+import Foundation
+
+extension PNGCodec {
+  /// An output PNG reserved before the work that fills it, written so that it is
+  /// never left half-written and never replaces what it should not.
+  ///
+  /// What the output path names decides how it is written:
+  /// - a regular file, or nothing yet: a temporary file beside it is created at once
+  ///   (so a bad path fails before any work), written, then renamed over it;
+  /// - a symbolic link: followed, as `cp` does: the link stays and the file it leads
+  ///   to is written as above (a dangling link creates its target);
+  /// - a character device or FIFO (`/dev/null`, `/dev/stdout`, a named pipe): the
+  ///   whole PNG is encoded first, then written into it in place;
+  /// - a folder, a block device or a socket: refused.
+  ///
+  /// The temporary is `.NAME.glass-gpu-PID-RANDOM.tmp` in the output's folder. It is
+  /// removed when the output is never written, on SIGINT, SIGTERM, SIGHUP, SIGQUIT
+  /// and crash signals once `installSignalCleanup()` ran, and, after a death nothing
+  /// can catch (SIGKILL, power loss), by the next reservation of the same output
+  /// once the process it names is gone.
+  public final class OutputFile: @unchecked Sendable {
+    /// Where the PNG goes, as given.
+    public let path: String
+    /// The file written: `path`, or the file the symbolic link at `path` leads to.
+    public let target: String
+    private let inPlace: Bool
+    private let temporary: String
+    private var descriptor: Int32 = -1
+    private var slot: Int32 = -1
+    private var finished = false
+
+    /// Reserves `path`; throws `outputFailure` naming the path and the fix.
+    public init(path: String) throws {
+      guard !path.isEmpty else {
+        throw GlassError(.outputFailure, "the output path is empty; name a .png file")
+      }
+      self.path = path
+      var info = stat()
+      if stat(path, &info) == 0 {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+          let target = try Self.followLinks(path)
+          guard lstat(target, &info) == 0 else {
+            throw GlassError(
+              .outputFailure, "cannot write \(path): the file it leads to cannot be named; name a file")
+          }
+          self.target = target
+          inPlace = false
+        case S_IFCHR, S_IFIFO:
+          guard access(path, W_OK) == 0 else {
+            throw GlassError(
+              .outputFailure, "cannot write \(path): permission denied; name a file you can write",
+              cause: String(cString: strerror(errno)))
+          }
+          target = path
+          inPlace = true
+        case let kind:
+          throw GlassError(.outputFailure, "cannot write \(path): it is \(Self.describe(kind)); name a file")
+        }
+      } else if errno == ENOENT {
+        // Missing, or a link to something missing (which is created).
+        target = try Self.followLinks(path)
+        inPlace = false
+      } else {
+        let reason = errno == ELOOP ? "too many levels of symbolic links" : String(cString: strerror(errno))
+        throw GlassError(.outputFailure, "cannot write \(path): \(reason); name a file you can write")
+      }
+      guard !inPlace else {
+        temporary = ""
+        return
+      }
+      let named = target == path ? path : "\(path) (a link to \(target))"
+      let folder = Self.folder(of: target)
+      guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+        throw GlassError(.outputFailure, "cannot write \(named): the folder \(folder) does not exist")
+      }
+      let name = Self.lastComponent(of: target)
+      Self.removeStaleTemporaries(of: name, in: folder)
+      let pid = getpid()
+      let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+      temporary =
+        Self.join(
+          folder,
+          Self.temporaryPrefix(of: name) + "\(pid)-" + String(repeating: "0", count: 8 - random.count)
+            + random + ".tmp")
+      // Registered before it exists, so no moment is left unguarded; a signal in
+      // between removes nothing (the name is this process's alone).
+      slot = glass_output_guard_register(temporary)
+      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+      guard descriptor >= 0 else {
+        let cause = String(cString: strerror(errno))
+        glass_output_guard_unregister(slot)
+        slot = -1
+        throw GlassError(.outputFailure, "cannot write \(named): check the folder's permissions", cause: cause)
+      }
+      // Held while the process lives: a later sweep removes the file only once the
+      // lock is free (the owner gone), whatever the PID says.
+      _ = flock(descriptor, LOCK_EX | LOCK_NB)
+    }
+
+    /// Throws `outputFailure` when the output is one of `inputs` (the same file,
+    /// whatever its spelling or the links to it): writing it would destroy the input.
+    public func checkDistinct(from inputs: [String]) throws {
+      var output = stat()
+      guard stat(path, &output) == 0 else { return }
+      for input in inputs {
+        var info = stat()
+        guard stat(input, &info) == 0, info.st_dev == output.st_dev, info.st_ino == output.st_ino else { continue }
+        let what = input == path ? "it is an input of this command" : "it is the same file as the input \(input)"
+        throw GlassError(.outputFailure, "cannot write \(path): \(what); name another output file")
+      }
+    }
+
+    /// Encodes `image` and writes it: into the temporary file, renamed to `target`,
+    /// or in place for a device or FIFO.
+    public func write(_ image: RGBAImage, compression: Int = PNGCodec.defaultCompression) throws {
+      guard (0...12).contains(compression) else {
+        throw GlassError(.invalidParameter, "compression \(compression) is out of range; give 0 to 12")
+      }
+      guard !finished else { preconditionFailure("an OutputFile is written once") }
+      try Self.encode(image, compression: compression, name: path) { png in
+        if inPlace { try writeInPlace(png) } else { try replace(with: png) }
+      }
+      finished = true
+    }
+
+    /// Writes `png` into the temporary file and renames it over `target`, keeping
+    /// the permissions (and, where allowed, the owner) of a file it replaces.
+    private func replace(with png: UnsafeRawBufferPointer) throws {
+      if let failure = writeFully(descriptor, png) {
+        throw GlassError(.outputFailure, "cannot write \(path); check the free space", cause: failure)
+      }
+      var existing = stat()
+      if stat(target, &existing) == 0, existing.st_mode & S_IFMT == S_IFREG {
+        _ = fchown(descriptor, existing.st_uid, existing.st_gid)
+        _ = fchmod(descriptor, existing.st_mode & 0o777)
+      }
+      guard rename(temporary, target) == 0 else {
+        throw GlassError(.outputFailure, "cannot write \(path)", cause: String(cString: strerror(errno)))
+      }
+      release()
+    }
+
+    /// Opens the device or FIFO without creating or truncating it and writes `png`.
+    private func writeInPlace(_ png: UnsafeRawBufferPointer) throws {
+      let file = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+      guard file >= 0 else {
+        throw GlassError(.outputFailure, "cannot write \(path)", cause: String(cString: strerror(errno)))
+      }
+      defer { close(file) }
+      var info = stat()
+      guard fstat(file, &info) == 0, [S_IFCHR, S_IFIFO].contains(info.st_mode & S_IFMT) else {
+        throw GlassError(.outputFailure, "cannot write \(path): it changed while rendering; run the command again")
+      }
+      if let failure = writeFully(file, png) {
+        throw GlassError(.outputFailure, "cannot write \(path)", cause: failure)
+      }
+    }
+
+    /// Closes the temporary file and forgets it (once).
+    private func release() {
+      if slot >= 0 { glass_output_guard_unregister(slot) }
+      if descriptor >= 0 { close(descriptor) }
+      slot = -1
+      descriptor = -1
+    }
+
+    deinit {
+      if !finished && !inPlace && descriptor >= 0 { unlink(temporary) }
+      release()
+    }
+
+    /// Makes SIGINT, SIGTERM, SIGHUP, SIGQUIT and the crash signals remove every
+    /// temporary file before the process dies of them (with the signal's usual
+    /// status: 130, 143, 129, 131 from a shell); a signal inherited as ignored stays
+    /// ignored. Call it once, early; later calls do nothing.
+    public static func installSignalCleanup() {
+      _ = glass_output_guard_install()
+    }
+
+    /// The start of the names of `name`'s temporaries: `.NAME.glass-gpu-`, with NAME
+    /// cut to 200 bytes so that the whole name fits in 255.
+    static func temporaryPrefix(of name: String) -> String {
+      var stem = ""
+      var bytes = 0
+      for scalar in name.unicodeScalars {
+        bytes += String(scalar).utf8.count
+        guard bytes <= 200 else { break }
+        stem.unicodeScalars.append(scalar)
+      }
+      return "." + stem + ".glass-gpu-"
+    }
+
+    /// The process that made a temporary called `entry`, when `entry` is one of
+    /// `prefix`'s: `PREFIX` + PID + `-` + 8 hex digits + `.tmp`.
+    static func owner(ofTemporary entry: String, prefix: String) -> pid_t? {
+      guard entry.hasPrefix(prefix), entry.hasSuffix(".tmp") else { return nil }
+      let middle = entry.dropFirst(prefix.count).dropLast(4).split(separator: "-", omittingEmptySubsequences: false)
+      guard middle.count == 2, middle[1].count == 8, UInt32(middle[1], radix: 16) != nil,
+        middle[0].allSatisfy({ $0.isASCII && $0.isNumber }), let pid = pid_t(middle[0]), pid > 0
+      else { return nil }
+      return pid
+    }
+
+    /// Removes the temporaries of `name` in `folder` left by processes that are gone:
+    /// the PID no longer exists and the file's lock is free. Files of a live process
+    /// (or of one the PID check cannot rule out) stay.
+    static func removeStaleTemporaries(of name: String, in folder: String) {
+      let prefix = temporaryPrefix(of: name)
+      for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+        guard let pid = owner(ofTemporary: entry, prefix: prefix), pid != getpid() else { continue }
+        guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
+        let stale = join(folder, entry)
+        let file = open(stale, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard file >= 0 else { continue }
+        defer { close(file) }
+        var info = stat()
+        guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+        // A lock held means a live owner in another PID namespace; no lock support
+        // (ENOLCK, EINVAL) leaves the PID's word.
+        if flock(file, LOCK_EX | LOCK_NB) != 0 && (errno == EWOULDBLOCK || errno == EINTR) { continue }
+        unlink(stale)
+      }
+    }
+
+    /// Follows symbolic links from `path` to what is not one (a file, or nothing:
+    /// a dangling link's target), relative links against their own folder.
+    static func followLinks(_ path: String) throws -> String {
+      var current = path
+      var info = stat()
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      for _ in 0..<40 {
+        guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+        let count = readlink(current, &buffer, buffer.count - 1)
+        guard count > 0 else { return current }
+        let link = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let base = (current as NSString).deletingLastPathComponent
+        current = link.hasPrefix("/") || base.isEmpty ? link : join(base, link)
+      }
+      throw GlassError(.outputFailure, "cannot write \(path): too many levels of symbolic links; name a file")
+    }
+
+    /// The folder part of `path` (`.` when there is none).
+    static func folder(of path: String) -> String {
+      let folder = (path as NSString).deletingLastPathComponent
+      return folder.isEmpty ? "." : folder
+    }
+
+    /// The last part of `path`.
+    static func lastComponent(of path: String) -> String {
+      (path as NSString).lastPathComponent
+    }
+
+    /// `folder/name`.
+    static func join(_ folder: String, _ name: String) -> String {
+      folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    /// `a folder`, `a block device`, `a socket`: a file type that is not written.
+    static func describe(_ kind: mode_t) -> String {
+      switch kind {
+      case S_IFDIR: "a folder"
+      case S_IFBLK: "a block device (glass-gpu does not write onto disks)"
+      case S_IFSOCK: "a socket"
+      default: "not a file"
+      }
+    }
+
+    /// Encodes `image` to a whole PNG in memory and hands it to `body`.
+    static func encode(
+      _ image: RGBAImage, compression: Int, name: String, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
+      var message = [CChar](repeating: 0, count: 512)
+      var png: UnsafeMutablePointer<UInt8>?
+      var size = 0
+      let width = UInt32(image.width)
+      let height = UInt32(image.height)
+      let status: Int32
+      switch image.samples {
+      case .eight(let values):
+        status = values.withUnsafeBytes {
+          cpng_encode(
+            $0.baseAddress, width, height, 8, 4 * image.width, Int32(compression), &png, &size, &message,
+            message.count)
+        }
+      case .sixteen(let values):
+        status = values.withUnsafeBytes {
+          cpng_encode(
+            $0.baseAddress, width, height, 16, 8 * image.width, Int32(compression), &png, &size, &message,
+            message.count)
+        }
+      }
+      defer { cpng_free(png) }
+      guard status == 0, let png else {
+        throw GlassError(.outputFailure, "cannot write \(name)", cause: String(cBuffer: message))
+      }
+      try body(UnsafeRawBufferPointer(start: png, count: size))
+    }
+  }
+}
+
+/// Writes all of `bytes` to `descriptor`; returns the reason when it cannot.
+private func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
+  guard let base = bytes.baseAddress else { return nil }
+  var offset = 0
+  while offset < bytes.count {
+    let written = write(descriptor, base + offset, bytes.count - offset)
+    if written < 0 {
+      if errno == EINTR { continue }
+      return String(cString: strerror(errno))
+    }
+    offset += written
+  }
+  return nil
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// The images a scene reads, by their path in the scene, and the copies of them
+/// fitted to the frames that show them.
+///
+/// Images come decoded (from the Swift API), or as PNG files read from disk whose
+/// headers are checked when they are read and whose pixels are decoded when a
+/// render first fits them: in full, and kept, when the scene shows them at about
+/// their size; band by band, never whole, when it shows a large image much
+/// smaller than it is (memory then follows what the scene shows, not the file).
+/// Each fitted copy is made once, however many layers show it.
+public final class SceneImages: @unchecked Sendable {
+  /// Where an image's pixels come from.
+  enum Source {
+    case decoded(RGBAImage)
+    case file(PNGFile)
+  }
+
+  /// A PNG file read but not yet decoded.
+  struct PNGFile {
+    /// The file's path, for errors.
+    var path: String
+    /// Where the scene names it (`scene.json: layers[2].source`), for errors.
+    var reference: String
+    var data: [UInt8]
+    var header: PNGCodec.Header
+  }
+
+  /// One fitted copy: an image shown in a frame of `frame` pixels, of which the
+  /// part `window` is made.
+  struct FitKey: Hashable {
+    var path: String
+    var frame: PixelSize
+    var mode: ContentMode
+    var window: PixelRect
+  }
+
+  /// A fitted copy and whether every pixel of it is opaque.
+  struct Fitted {
+    var image: RGBAImage
+    var isOpaque: Bool
+  }
+
+  private var sources: [String: Source]
+  private var fits: [FitKey: Fitted] = [:]
+  private var warningsByFile: [String: [String]] = [:]
+  private let lock = NSLock()
+
+  /// How many fitted copies were made, and how many files decoded whole (for tests).
+  private(set) var fitCount = 0
+  private(set) var decodedWholeCount = 0
+
+  /// An image file of at least this many decoded bytes, shown at a quarter of its
+  /// pixels or fewer, is decoded band by band instead of whole.
+  var streamingThresholdBytes = 64 << 20
+
+  /// Decoded images, by their path in the scene.
+  public init(_ images: [String: RGBAImage]) {
+    sources = images.mapValues { .decoded($0) }
+  }
+
+  /// Reads every PNG file `file`'s scene names and checks each header (a PNG, at
+  /// most `maxPixels` pixels, image data that can fill them) before any pixel is
+  /// decoded. A missing, unreadable or damaged file fails with the JSON path that
+  /// names it.
+  public init(reading file: SceneFile, maxPixels: Int = PNGCodec.defaultMaxPixels) throws {
+    sources = [:]
+    for (jsonPath, imagePath) in file.scene.imageReferences where sources[imagePath] == nil {
+      let path = file.resolve(imagePath)
+      let reference = "\(file.path): \(jsonPath)"
+      do {
+        let data = try PNGCodec.readFile(path, maxPixels: maxPixels)
+        let header = try PNGCodec.header(of: data, name: path)
+        try PNGCodec.checkPixelLimit(header.size, maxPixels: maxPixels, what: path)
+        try PNGCodec.checkDataSize(header, name: path)
+        sources[imagePath] = .file(PNGFile(path: path, reference: reference, data: data, header: header))
+      } catch let error as GlassError {
+        throw GlassError(error.code, "\(reference): \(error.message)", cause: error.cause)
+      }
+    }
+  }
+
+  /// How many images there are.
+  public var count: Int { sources.count }
+
+  /// True when there is an image for `path`.
+  public func contains(_ path: String) -> Bool { sources[path] != nil }
+
+  /// The size of the image at `path`, in pixels (from the header for a file not
+  /// yet decoded).
+  public func size(of path: String) -> PixelSize? {
+    switch sources[path] {
+    case .decoded(let image): image.size
+    case .file(let file): file.header.size
+    case nil: nil
+    }
+  }
+
+  /// What libpng warned about while decoding, per file path, so far.
+  public var warnings: [(path: String, message: String)] {
+    lock.withLock {
+      warningsByFile.sorted { $0.key < $1.key }.flatMap { path, messages in messages.map { (path, $0) } }
+    }
+  }
+
+  /// The image at `path` fitted to `frame` by `mode`, the part `window` of it
+  /// (`ImageResampler.fit`); made once per distinct request.
+  func fitted(_ path: String, to frame: PixelSize, mode: ContentMode, window: PixelRect) throws -> Fitted {
+    let key = FitKey(path: path, frame: frame, mode: mode, window: window)
+    return try lock.withLock {
+      if let fitted = fits[key] { return fitted }
+      let image: RGBAImage
+      switch sources[path] {
+      case .decoded(let source):
+        image = ImageResampler.fit(source, to: frame, mode: mode, window: window)
+      case .file(let file):
+        image = try fit(file, key)
+      case nil:
+        preconditionFailure("scene images are checked before lowering: \(path)")
+      }
+      let fitted = Fitted(image: image, isOpaque: image.isOpaque)
+      fits[key] = fitted
+      fitCount += 1
+      return fitted
+    }
+  }
+
+  /// Fits a file's image: decoded whole once (and kept for later fits), or band
+  /// by band when the request is much smaller than a large image.
+  private func fit(_ file: PNGFile, _ key: FitKey) throws -> RGBAImage {
+    let header = file.header
+    let depth: RGBAImage.Depth = header.bitDepth == 16 ? .sixteen : .eight
+    let decodedBytes = header.size.pixelCount * 4 * depth.rawValue / 8
+    do {
+      if !header.interlaced && decodedBytes >= streamingThresholdBytes
+        && 4 * key.window.pixelCount <= header.size.pixelCount
+      {
+        var rows = PNGRows(data: file.data, header: header, depth: depth, name: file.path)
+        let image = try ImageResampler.fit(rows: &rows, to: key.frame, mode: key.mode, window: key.window)
+        warningsByFile[file.path] = rows.warnings
+        return image
+      }
+      let decoded = try PNGCodec.decode(file.data, name: file.path, maxPixels: PNGCodec.maximumMaxPixels)
+      warningsByFile[file.path] = decoded.warnings
+      sources[key.path] = .decoded(decoded.image)
+      decodedWholeCount += 1
+      return ImageResampler.fit(decoded.image, to: key.frame, mode: key.mode, window: key.window)
+    } catch let error as GlassError {
+      throw GlassError(error.code, "\(file.reference): \(error.message)", cause: error.cause)
+    }
+  }
+}
