@@ -9,8 +9,9 @@ struct Bench: ParsableCommand {
     commandName: "glass-gpu-bench",
     abstract: "Benchmarks of glass-gpu, and the procedural images they use.",
     subcommands: [
-      ExtendBench.self, ProcessBench.self, SceneBench.self, GlassScalingBench.self, ContactSheet.self, Generate.self,
-      GenerateIcons.self,
+      ExtendBench.self, ProcessBench.self, SceneBench.self, GlassScalingBench.self, HostileBench.self,
+      ContactSheet.self,
+      Generate.self, GenerateIcons.self,
     ],
     defaultSubcommand: ExtendBench.self)
 }

@@ -28,34 +28,6 @@ func runMeasured(_ arguments: [String]) throws -> MeasuredRun {
   return MeasuredRun(status: result.status, stderr: result.stderr, maxResidentKilobytes: kilobytes)
 }
 
-/// PNG bytes from chunks: the signature, IHDR, then `chunks` (type, data), then IEND,
-/// with correct lengths and CRCs.
-func pngBytes(
-  width: UInt32, height: UInt32, bitDepth: UInt8, colorType: UInt8, interlaced: Bool = false,
-  chunks: [(String, [UInt8])]
-) -> [UInt8] {
-  func crc(_ bytes: [UInt8]) -> UInt32 {
-    var c: UInt32 = 0xFFFF_FFFF
-    for byte in bytes {
-      c ^= UInt32(byte)
-      for _ in 0..<8 { c = c & 1 == 1 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-    }
-    return ~c
-  }
-  func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-  func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
-    let body = Array(type.utf8) + data
-    return be(UInt32(data.count)) + body + be(crc(body))
-  }
-  let header = be(width) + be(height) + [bitDepth, colorType, 0, 0, interlaced ? 1 : 0]
-  var bytes: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10] + chunk("IHDR", header)
-  for (type, data) in chunks { bytes += chunk(type, data) }
-  return bytes + chunk("IEND", [])
-}
-
-/// A zlib stream of a few stored zero bytes: valid data far too short for a large header.
-let tinyZlib: [UInt8] = [0x78, 0x01, 0x01, 0x05, 0x00, 0xFA, 0xFF, 0, 0, 0, 0, 0, 0x00, 0x05, 0x00, 0x01]
-
 /// Writes `text` to `name` in `folder` and returns the path.
 @discardableResult
 func write(_ text: String, _ name: String, in folder: URL) throws -> String {
@@ -217,24 +189,30 @@ struct TinyFileTests {
   static let cases = [
     Case(
       name: "1x100000000 RGBA 8-bit",
-      bytes: pngBytes(width: 1, height: 100_000_000, bitDepth: 8, colorType: 6, chunks: [("IDAT", tinyZlib)])),
+      bytes: HandMadePNG.bytes(
+        width: 1, height: 100_000_000, bitDepth: 8, colorType: 6, chunks: [("IDAT", HandMadePNG.tinyZlib)])),
     Case(
       name: "1x100000000 RGBA 16-bit",
-      bytes: pngBytes(width: 1, height: 100_000_000, bitDepth: 16, colorType: 6, chunks: [("IDAT", tinyZlib)])),
+      bytes: HandMadePNG.bytes(
+        width: 1, height: 100_000_000, bitDepth: 16, colorType: 6, chunks: [("IDAT", HandMadePNG.tinyZlib)])),
     Case(
       name: "100000000x1 RGB 8-bit",
-      bytes: pngBytes(width: 100_000_000, height: 1, bitDepth: 8, colorType: 2, chunks: [("IDAT", tinyZlib)])),
+      bytes: HandMadePNG.bytes(
+        width: 100_000_000, height: 1, bitDepth: 8, colorType: 2, chunks: [("IDAT", HandMadePNG.tinyZlib)])),
     Case(
       name: "10000x10000 palette, libpng's path",
-      bytes: pngBytes(
-        width: 10000, height: 10000, bitDepth: 8, colorType: 3, chunks: [("PLTE", [0, 0, 0]), ("IDAT", tinyZlib)])),
+      bytes: HandMadePNG.bytes(
+        width: 10000, height: 10000, bitDepth: 8, colorType: 3,
+        chunks: [("PLTE", [0, 0, 0]), ("IDAT", HandMadePNG.tinyZlib)])),
     Case(
       name: "10000x10000 interlaced grey",
-      bytes: pngBytes(
-        width: 10000, height: 10000, bitDepth: 8, colorType: 0, interlaced: true, chunks: [("IDAT", tinyZlib)])),
+      bytes: HandMadePNG.bytes(
+        width: 10000, height: 10000, bitDepth: 8, colorType: 0, interlaced: true,
+        chunks: [("IDAT", HandMadePNG.tinyZlib)])),
     Case(
       name: "9000x9000 with no image data",
-      bytes: pngBytes(width: 9000, height: 9000, bitDepth: 8, colorType: 6, chunks: []), says: "not a readable PNG"),
+      bytes: HandMadePNG.bytes(width: 9000, height: 9000, bitDepth: 8, colorType: 6, chunks: []),
+      says: "not a readable PNG"),
   ]
 
   @Test(
@@ -271,7 +249,7 @@ struct TinyFileTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     // Enough bytes to hold 10000x10000 pixels (so the data-size check passes), but
     // not deflate data at all: a decode would fail with "damaged", not "canvas".
-    let bytes = pngBytes(
+    let bytes = HandMadePNG.bytes(
       width: 10000, height: 10000, bitDepth: 8, colorType: 6, chunks: [("IDAT", [UInt8](repeating: 0, count: 400_000))])
     let png = folder.appendingPathComponent("big.png")
     try Data(bytes).write(to: png)
