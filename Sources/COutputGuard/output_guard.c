@@ -3,6 +3,7 @@
 #include "COutputGuard.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -83,6 +84,8 @@ int glass_output_guard_install(void) {
   // unblocked: the backtracer run from the handler catches its own faults.
   sigemptyset(&action.sa_mask);
   for (int i = 0; i < GUARD_STOP_COUNT; i++) sigaddset(&action.sa_mask, guard_signals[i]);
+  sigset_t handled;
+  sigemptyset(&handled);
   for (int i = 0; i < GUARD_SIGNAL_COUNT; i++) {
     struct sigaction current;
     if (sigaction(guard_signals[i], NULL, &current) != 0) continue;
@@ -90,7 +93,11 @@ int glass_output_guard_install(void) {
     // decision: the signal does not end the process, so nothing needs removing.
     if (!(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_IGN) continue;
     guard_previous[i] = current;
-    sigaction(guard_signals[i], &action, NULL);
+    if (sigaction(guard_signals[i], &action, NULL) == 0) sigaddset(&handled, guard_signals[i]);
   }
+  // An inherited mask is no such decision: a parent that spawns from a thread
+  // blocking them (libdispatch's workers block SIGINT, SIGTERM, SIGHUP, SIGQUIT)
+  // would leave the process unstoppable by them. Threads started later inherit this.
+  pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
   return 0;
 }

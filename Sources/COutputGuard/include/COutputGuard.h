@@ -9,7 +9,9 @@
 /// SIGFPE, SIGABRT and SIGTRAP: remove every registered temporary file, run the
 /// handler that was there before (Swift's backtracer prints its report), then die
 /// of the signal with its default action. A signal the process inherited as
-/// ignored (nohup, a shell's background job) stays ignored. Returns 0.
+/// ignored (nohup, a shell's background job) stays ignored; one it inherited as
+/// blocked is unblocked in the calling thread (call it from the main thread, before
+/// starting others). Returns 0.
 int glass_output_guard_install(void);
 
 /// Registers a temporary file for removal on those signals. Returns its slot, or
