@@ -277,8 +277,8 @@ struct RepeatedImageTests {
     let sources = prepared.compiled.graph.resources.filter { if case .source = $0.role { true } else { false } }
     #expect(sources.count == 1)
     #expect(images.fitCount == 1)
-    // The background, 5000 images and the encode.
-    #expect(prepared.passCount == 5002)
+    // The background, the last image (it replaces the 4999 under it) and the encode.
+    #expect(prepared.passCount == 3)
     // One layer or 5000 of the same opaque image: the same pixels.
     let one = try Renderer.prepare(
       Scene(json: Array(json.replacingOccurrences(of: "," + layer, with: "").utf8)), images: images)
@@ -286,6 +286,64 @@ struct RepeatedImageTests {
     var timings = RenderTimings()
     let renderer = try Renderer(backend: .cpu)
     #expect(try renderer.render(prepared, timings: &timings) == renderer.render(one, timings: &timings))
+  }
+}
+
+@Suite("Render graph: passes a later pass replaces are culled")
+struct OcclusionCullTests {
+  /// A graph over one 8x8 linear image: `passes` (rect, blend, reads the image)
+  /// in order, then one pass copies the image to the output.
+  static func live(_ passes: [(PixelRect, Bool, Bool)]) throws -> [String] {
+    var graph = RenderGraph()
+    let size = PixelSize(width: 8, height: 8)
+    let image = graph.makeTransient("image", size: size, format: .linearHalf)
+    let other = graph.makeTransient("other", size: size, format: .linearHalf)
+    graph.addPass(
+      "other",
+      .fill(
+        FillShape(
+          shape: Shape.rect.geometry(in: PointRect(x: 0, y: 0, width: 8, height: 8), scale: 1), paint: .solid(.one))),
+      inputs: [], output: other, rect: PixelRect(size: size))
+    for (index, (rect, blend, reads)) in passes.enumerated() {
+      let primitive: Primitive =
+        reads
+        ? .copy(Copy(offset: PixelPoint(x: 0, y: 0)))
+        : .fill(
+          FillShape(
+            shape: Shape.rect.geometry(in: PointRect(x: 0, y: 0, width: 8, height: 8), scale: 1), paint: .solid(.one)))
+      // A pass that reads copies the image into `other`, then back.
+      if reads {
+        graph.addPass("read \(index)", primitive, inputs: [image], output: other, rect: rect)
+      } else {
+        graph.addPass("pass \(index)", primitive, inputs: [], output: image, rect: rect, blend: blend)
+      }
+    }
+    let output = graph.makeOutput(size: size, format: .srgb8)
+    graph.addPass(
+      "encode", .copy(Copy(offset: PixelPoint(x: 0, y: 0))), inputs: [image], output: output,
+      rect: PixelRect(size: size))
+    graph.addPass(
+      "encode other", .copy(Copy(offset: PixelPoint(x: 0, y: 0))), inputs: [other], output: output,
+      rect: PixelRect(x: 0, y: 0, width: 1, height: 1))
+    return try graph.compile().passes.map(\.name)
+  }
+
+  @Test("a replacing pass hides what is under it, until something reads the image")
+  func occlusion() throws {
+    let all = PixelRect(x: 0, y: 0, width: 8, height: 8)
+    let half = PixelRect(x: 0, y: 0, width: 4, height: 8)
+    // Replaced: the first two go.
+    #expect(
+      try Self.live([(half, false, false), (half, true, false), (all, false, false)]).contains("pass 0") == false)
+    #expect(
+      try Self.live([(half, false, false), (half, true, false), (all, false, false)]).contains("pass 1") == false)
+    // A compositing pass hides nothing.
+    #expect(try Self.live([(half, false, false), (all, true, false)]).contains("pass 0"))
+    // Only a rectangle that holds the whole write hides it.
+    #expect(try Self.live([(all, false, false), (half, false, false)]).contains("pass 0"))
+    // A read between them keeps the first alive.
+    let read = try Self.live([(half, false, false), (all, false, true), (all, false, false)])
+    #expect(read.contains("pass 0") && read.contains("read 1"))
   }
 }
 

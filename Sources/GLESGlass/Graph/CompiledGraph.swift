@@ -2,7 +2,8 @@
 /// these stages, each a small function:
 ///
 /// 1. `validate`  handles exist, rectangles fit, an image is written before it is read
-/// 2. `cull`      drop passes whose output nothing reads and that do not write the output
+/// 2. `cull`      drop passes whose output nothing reads and that do not write the
+///                 output, or whose pixels a later pass replaces before anything reads them
 /// 3. `order`     keep declaration order, which validation proved is a dependency order
 /// 4. `lifetimes` first and last pass that uses each transient image
 public struct CompiledGraph: Sendable {
@@ -72,13 +73,25 @@ extension RenderGraph {
   }
 
   /// Stage 2: walking back from the end, a pass lives when it writes the output or
-  /// an image a live pass after it reads.
+  /// an image a live pass after it reads, and not every pixel it writes is
+  /// replaced by a later pass before a live pass reads that image. (Compositing
+  /// reads only the pixel it writes, so it keeps nothing under a later
+  /// replacement alive; an input reads any pixel, so it ends what is occluded.)
   func cull(output: ImageHandle) -> [Bool] {
     var needed: Set<ImageHandle> = [output]
+    // Per image: rectangles that later live passes replace and nothing reads after.
+    var occluders: [ImageHandle: [PixelRect]] = [:]
     var live = [Bool](repeating: false, count: passes.count)
     for index in passes.indices.reversed() where needed.contains(passes[index].output) {
+      let pass = passes[index]
+      let hidden = occluders[pass.output, default: []]
+      guard !hidden.contains(where: { $0.contains(pass.rect) }) else { continue }
       live[index] = true
-      needed.formUnion(passes[index].inputs)
+      if !pass.blend { occluders[pass.output] = hidden.filter { !pass.rect.contains($0) } + [pass.rect] }
+      for input in pass.inputs {
+        needed.insert(input)
+        occluders[input] = nil
+      }
     }
     return live
   }

@@ -280,12 +280,13 @@ public enum PNGCodec {
   public static let maximumMaxPixels = 1 << 31
 
   /// `12 megapixels`, or `91 pixels` below a hundredth of a megapixel; in whole
-  /// pixels (`100,100,000 pixels`) when it is within a factor 2 of `other`, so that
-  /// two amounts compared in one message never read the same.
+  /// pixels (`1200 pixels`, `100,100,000 pixels`) when it is within a factor 2 of
+  /// `other`, so that two amounts compared in one message never read the same.
   static func amount(_ pixels: Int, near other: Int? = nil) -> String {
     let value = Double(pixels) / 1_000_000
     if let other, pixels != other, max(pixels, other) / 2 < min(pixels, other) {
       let digits = Array(String(pixels))
+      guard digits.count > 5 else { return "\(pixels) pixels" }
       let grouped = stride(from: digits.count, to: 0, by: -3).reversed().map { end in
         String(digits[max(0, end - 3)..<end])
       }
