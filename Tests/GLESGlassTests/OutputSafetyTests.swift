@@ -248,6 +248,23 @@ struct OutputSafetyTests {
     #expect(Self.temporaries(in: folder).isEmpty && Self.temporaries(in: real).isEmpty)
   }
 
+  @Test("a file the output replaces keeps its permissions")
+  func replacedFileKeepsPermissions() throws {
+    let folder = try Self.sceneFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let output = folder.appendingPathComponent("private.png").path
+    try Data("old contents".utf8).write(to: URL(fileURLWithPath: output))
+    try #require(chmod(output, 0o640) == 0)
+    let result = try runCLI([
+      "render", folder.appendingPathComponent("scene.json").path, "-o", output, "--backend", "cpu",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    var info = stat()
+    try #require(stat(output, &info) == 0)
+    #expect(info.st_mode & 0o777 == 0o640)
+    #expect(try PNGCodec.read(path: output).image.size == PixelSize(width: 40, height: 30))
+  }
+
   // MARK: Output = input
 
   @Test("an output that is one of the inputs is refused, and the input is unchanged")

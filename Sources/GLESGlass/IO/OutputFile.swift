@@ -127,7 +127,8 @@ extension PNGCodec {
     }
 
     /// Writes `png` into the temporary file and renames it over `target`, keeping
-    /// the permissions (and, where allowed, the owner) of a file it replaces.
+    /// the permissions (and, where allowed, the owner) of a file it replaces, once
+    /// the new file is on disk.
     private func replace(with png: UnsafeRawBufferPointer) throws {
       if let failure = writeFully(descriptor, png) {
         throw GlassError(.outputFailure, "cannot write \(path); check the free space", cause: failure)
@@ -136,6 +137,13 @@ extension PNGCodec {
       if stat(target, &existing) == 0, existing.st_mode & S_IFMT == S_IFREG {
         _ = fchown(descriptor, existing.st_uid, existing.st_gid)
         _ = fchmod(descriptor, existing.st_mode & 0o777)
+        // An old file is replaced only by one on disk: after a power cut the output
+        // is the old file or the new one, never an empty one. (A new output is not
+        // synced: losing it destroys nothing.)
+        guard fsync(descriptor) == 0 else {
+          throw GlassError(
+            .outputFailure, "cannot write \(path); check the free space", cause: String(cString: strerror(errno)))
+        }
       }
       guard rename(temporary, target) == 0 else {
         throw GlassError(.outputFailure, "cannot write \(path)", cause: String(cString: strerror(errno)))
