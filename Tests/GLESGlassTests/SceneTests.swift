@@ -13,13 +13,17 @@ enum DemoScenes {
   static func path(_ name: String) -> String { folder.appendingPathComponent("\(name).json").path }
 
   /// The scene and its images; tests render at scale 1 to stay quick.
-  static func load(_ name: String, scale: Int = 1) throws -> (scene: Scene, images: [String: RGBAImage]) {
+  static func load(_ name: String, scale: Int = 1) throws -> (scene: Scene, images: SceneImages) {
     var file = try SceneFile(path: path(name))
     file.scene.scale = scale
     return (file.scene, try file.loadImages())
   }
 
   static func render(_ scene: Scene, _ images: [String: RGBAImage], on backend: TestBackend) throws -> RGBAImage {
+    try render(scene, SceneImages(images), on: backend)
+  }
+
+  static func render(_ scene: Scene, _ images: SceneImages, on backend: TestBackend) throws -> RGBAImage {
     var timings = RenderTimings()
     switch backend {
     case .cpu: return try Renderer(backend: .cpu).render(scene, images: images, timings: &timings)
