@@ -145,23 +145,28 @@ struct CLITests {
     #expect(files(in: folder).isEmpty, "left behind: \(files(in: folder))")
   }
 
-  @Test("the output may be the input: it is replaced only once the new file is complete")
-  func outputOverInput() throws {
+  @Test("an existing output is replaced by the extension of the input, and nothing else is left")
+  func outputReplaced() throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let path = folder.appendingPathComponent("photo.png").path
+    let input = folder.appendingPathComponent("photo.png").path
+    let output = folder.appendingPathComponent("out.png").path
     let image = ProceduralImages.gradient(width: 30, height: 20)
-    try PNGCodec.write(image, to: path)
-    let result = try runCLI(["extend", path, "-o", path, "--backend", "cpu", "--leading", "5", "--trailing", "7"])
+    try PNGCodec.write(image, to: input)
+    try PNGCodec.write(ProceduralImages.checker(width: 3, height: 3), to: output)
+    let result = try runCLI(["extend", input, "-o", output, "--backend", "cpu", "--leading", "5", "--trailing", "7"])
     #expect(result.status == 0, "\(result.stderr)")
-    // The new file is the extension of the old one: the same pixels as the library's.
+    // The new file is the extension of the input: the same pixels as the library's.
     var timings = RenderTimings()
     let expected = try Renderer(backend: .cpu).render(
       BackgroundExtensionEffect(.init(leadingPixels: 5, trailingPixels: 7)), on: image, timings: &timings)
-    let written = try PNGCodec.read(path: path).image
+    let written = try PNGCodec.read(path: output).image
     #expect(written.size == PixelSize(width: 42, height: 20))
-    #expect(written == expected)
-    #expect(files(in: folder) == ["photo.png"])
+    let same = written == expected  // not inside #expect: it would print every sample
+    #expect(same, "the written pixels are not the CPU render's")
+    let inputKept = try PNGCodec.read(path: input).image == image
+    #expect(inputKept, "the input changed")
+    #expect(files(in: folder) == ["out.png", "photo.png"])
   }
 
   @Test("an output path that cannot be written fails before any decoding, says why, and leaves nothing")
@@ -277,7 +282,8 @@ struct CLITests {
       images.append(decoded.image)
       sizes.append(try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int ?? 0)
     }
-    #expect(images[0] == images[1])
+    let same = images[0] == images[1]  // not inside #expect: it would print every sample
+    #expect(same, "levels 0 and 12 decode to different pixels")
     // Level 0 stores the rows (4 bytes a pixel, a filter byte a row); 12 compresses.
     let raw = 4 * images[0].width * images[0].height
     #expect(sizes[0] >= raw && sizes[1] < sizes[0] / 2, "level 0: \(sizes[0]) bytes, level 12: \(sizes[1]), raw \(raw)")
@@ -310,7 +316,8 @@ struct CLITests {
     let eight = try PNGCodec.read(path: out8)
     let sixteen = try PNGCodec.read(path: out16)
     #expect(eight.header.bitDepth == 8 && sixteen.header.bitDepth == 16)
-    #expect(sixteen.image.converted(to: .eight) == eight.image)
+    let same = sixteen.image.converted(to: .eight) == eight.image  // not inside #expect: it would print every sample
+    #expect(same, "the 16-bit output rounded to 8 bits is not the 8-bit output")
   }
 
   @Test("compare reports the difference and fails over --max-diff")
@@ -366,7 +373,8 @@ struct CLITests {
     #expect(fellBack.status == 0, "\(fellBack.stderr)")
     #expect(fellBack.stderr.contains("rendering on the CPU"))
     #expect(try runCLI(["extend", BadInput.good, "-o", cpu, "--backend", "cpu"] + BadInput.insets).status == 0)
-    #expect(try PNGCodec.read(path: auto).image == PNGCodec.read(path: cpu).image)
+    let same = try PNGCodec.read(path: auto).image == PNGCodec.read(path: cpu).image
+    #expect(same, "auto without EGL did not render the CPU's pixels")
     let info = try runCLI(["info"], environment: noEGL)
     #expect(info.status == 1 && info.stdout.contains("unavailable"))
   }
@@ -409,6 +417,7 @@ struct CLITests {
     ParityTests.bar.check(try ImageComparison(outputs[0], outputs[1]), "CLI gpu vs cpu")
     var interior = RGBAImage(size: image.size, depth: .eight)
     interior.copy(PixelRect(x: 48, y: 12, width: 160, height: 90), from: outputs[0], to: PixelPoint(x: 0, y: 0))
-    #expect(interior == image)
+    let exact = interior == image  // not inside #expect: it would print every sample
+    #expect(exact, "the image inside the canvas is not the input")
   }
 }
