@@ -1,10 +1,14 @@
-# glass-gpu: `make demo` renders the demo scenes into out/, `make test` runs the tests.
-# Both install the Debian packages they need when missing (scripts/ensure-deps.sh).
+# glass-gpu: `make demo` renders the demo scenes into out/, `make test` runs the tests,
+# `make fuzz` fuzzes the parsers, `make sanitize` runs the tests under ASan and UBSan.
+# All install the Debian packages they need when missing (scripts/ensure-deps.sh).
 
 SWIFT ?= swift
-SOURCES = Sources Tests Plugins Package.swift
+SOURCES = Sources Tests Plugins Package.swift Fuzz/Sources Fuzz/Package.swift
+# Seconds of fuzzing per target (make fuzz FUZZ_SECONDS=1800), and which targets.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= fuzz-png fuzz-json fuzz-scene
 
-.PHONY: all deps build release test lint format demo bench assets docs-images clean
+.PHONY: all deps build release test fuzz sanitize lint format demo bench assets docs-images clean
 
 all: build
 
@@ -24,6 +28,18 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) format lint --strict -r $(SOURCES)
 	$(SWIFT) test --skip-build
+
+# Builds the libFuzzer targets (Fuzz/) with ASan and UBSan in .build-fuzz, replays
+# every committed crash input (Fuzz/regressions), fuzzes each target for
+# FUZZ_SECONDS, and prints executions, corpus size and any crash, leak or
+# disagreement (inputs in out/fuzz/TARGET/crashes). Exit 1 on any finding.
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/fuzz.sh $(FUZZ_TARGETS)
+
+# Builds everything with ASan (Swift and C) and UBSan (C) in .build-asan and runs
+# every test suite under them (scripts/sanitize.sh says what is checked and why).
+sanitize: deps
+	scripts/sanitize.sh
 
 lint:
 	$(SWIFT) format lint --strict -r $(SOURCES)
@@ -55,4 +71,4 @@ docs-images: release
 	.build/release/glass-gpu-bench contact-sheet docs/images/contact-sheet.png out/landmarks-gpu.png out/badges-gpu.png out/capsules-gpu.png out/material-gpu.png out/concentric-gpu.png out/signin-gpu.png --columns 3 --cell-width 480 --cell-height 300 --gap 12
 
 clean:
-	rm -rf .build out
+	rm -rf .build .build-fuzz .build-asan out

@@ -1,0 +1,201 @@
+import GLESGlass
+
+// A structure-aware mutator for scene files (libFuzzer's LLVMFuzzerCustomMutator).
+// Byte mutations of JSON rarely make a scene that reads: a frame moved below the
+// canvas is one well-placed "-" in a thousand bytes. So most mutations parse the
+// input, change one to three values in the tree (a number to a boundary, its
+// negative, a neighbour's value or a step away; a string to a word of the format;
+// a member added, removed or copied from elsewhere; an array item duplicated or
+// dropped) and write it back compactly; the rest are libFuzzer's own byte
+// mutations (which also use the dictionary).
+
+// libFuzzer's byte-level mutator, for inputs that are not JSON and one mutation in four.
+@_silgen_name("LLVMFuzzerMutate")
+func LLVMFuzzerMutate(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int) -> Int
+
+/// A small, seeded generator (SplitMix64): the same seed gives the same mutation.
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// libFuzzer calls this to mutate an input (up to `maxSize` bytes) in place; returns the new size.
+@_cdecl("LLVMFuzzerCustomMutator")
+public func sceneCustomMutator(
+  _ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: UInt32
+) -> Int {
+  var rng = SplitMix(state: UInt64(seed) &* 0x2545_F491_4F6C_DD1D)
+  let bytes = [UInt8](UnsafeBufferPointer(start: data, count: size))
+  guard Int.random(in: 0..<4, using: &rng) != 0, var value = try? JSONValue.parse(bytes) else {
+    return LLVMFuzzerMutate(data, size, maxSize)
+  }
+  var mutator = SceneMutator(rng: rng, numbers: [], strings: [], subtrees: [])
+  mutator.collect(value)
+  for _ in 0...Int.random(in: 0..<3, using: &mutator.rng) {
+    let count = SceneMutator.nodeCount(value)
+    var target = Int.random(in: 0..<count, using: &mutator.rng)
+    value = mutator.mutate(value, target: &target)
+  }
+  let out = Array(SceneMutator.compact(value).utf8)
+  guard out.count <= maxSize else { return LLVMFuzzerMutate(data, size, maxSize) }
+  for (i, byte) in out.enumerated() { data[i] = byte }
+  return out.count
+}
+
+/// One mutation of a JSON tree.
+struct SceneMutator {
+  var rng: SplitMix
+  /// Numbers, strings and subtrees of the input, to copy elsewhere.
+  var numbers: [Double]
+  var strings: [String]
+  var subtrees: [JSONValue]
+
+  /// Boundaries of the format's ranges and values that break arithmetic.
+  static let interesting: [Double] = [
+    0, -0.0, 1, -1, 0.5, -0.5, 0.25, 2, 3, 4, 7, 8, 12, 16, 20, 50, 100, 200, 255, 256, 500, 1000, 2000, 10_000,
+    16_383, 16_384, 16_385, 21_845.34, 32_768, 65_535, 65_536, 65_537, -65_536, -65_537, 100_000, 100_001, 1e-9,
+    -1e-9, 0.999_999_9, 1.000_000_1, 1e9, -1e9, 1e300, -1e300, 1.5, 0.3333333333333333,
+  ]
+
+  mutating func collect(_ value: JSONValue) {
+    switch value {
+    case .number(let v): numbers.append(v)
+    case .string(let s): strings.append(s)
+    case .array(let items):
+      subtrees.append(value)
+      items.forEach { collect($0) }
+    case .object(let members):
+      subtrees.append(value)
+      members.forEach { collect($0.value) }
+    default: break
+    }
+  }
+
+  static func nodeCount(_ value: JSONValue) -> Int {
+    switch value {
+    case .array(let items): return 1 + items.reduce(0) { $0 + nodeCount($1) }
+    case .object(let members): return 1 + members.reduce(0) { $0 + nodeCount($1.value) }
+    default: return 1
+    }
+  }
+
+  /// Mutates the node numbered `target` in a pre-order walk (counting down).
+  mutating func mutate(_ value: JSONValue, target: inout Int) -> JSONValue {
+    if target == 0 {
+      target = -1
+      return change(value)
+    }
+    target -= 1
+    switch value {
+    case .array(var items):
+      for i in items.indices where target >= 0 { items[i] = mutate(items[i], target: &target) }
+      return .array(items)
+    case .object(var members):
+      for i in members.indices where target >= 0 {
+        members[i] = (members[i].key, mutate(members[i].value, target: &target))
+      }
+      return .object(members)
+    default:
+      return value
+    }
+  }
+
+  mutating func pick<T>(_ items: [T]) -> T? {
+    items.isEmpty ? nil : items[Int.random(in: 0..<items.count, using: &rng)]
+  }
+
+  mutating func scalar() -> JSONValue {
+    switch Int.random(in: 0..<6, using: &rng) {
+    case 0: return .number(pick(Self.interesting) ?? 0)
+    case 1: return .number(pick(numbers) ?? 1)
+    case 2: return .string(pick(SceneVocabulary.values) ?? "")
+    case 3: return .string(pick(strings) ?? "")
+    case 4: return .bool(Bool.random(using: &rng))
+    default: return pick(subtrees) ?? .null
+    }
+  }
+
+  mutating func change(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .number(let v):
+      let step = [1, 0.5, 0.25, 1 / 3.0, 8, 100][Int.random(in: 0..<6, using: &rng)]
+      let new: Double
+      switch Int.random(in: 0..<8, using: &rng) {
+      case 0: new = -v
+      case 1: new = v + step
+      case 2: new = v - step
+      case 3: new = v * 2
+      case 4: new = v / 2
+      case 5: new = pick(numbers) ?? v
+      case 6: new = (pick(numbers) ?? 0) + (pick(numbers) ?? 0)
+      default: new = pick(Self.interesting) ?? v
+      }
+      return .number(new.isFinite ? new : v)
+    case .string:
+      if Int.random(in: 0..<3, using: &rng) == 0 { return .string(pick(strings) ?? "") }
+      return .string(pick(SceneVocabulary.values) ?? "")
+    case .bool(let b):
+      return Int.random(in: 0..<4, using: &rng) == 0 ? scalar() : .bool(!b)
+    case .null:
+      return scalar()
+    case .array(var items):
+      switch Int.random(in: 0..<4, using: &rng) {
+      case 0 where !items.isEmpty: items.remove(at: Int.random(in: 0..<items.count, using: &rng))
+      case 1 where !items.isEmpty:
+        let i = Int.random(in: 0..<items.count, using: &rng)
+        items.insert(items[i], at: Int.random(in: 0...items.count, using: &rng))
+      case 2 where items.count > 1: items.swapAt(0, Int.random(in: 1..<items.count, using: &rng))
+      default: items.append(pick(subtrees) ?? scalar())
+      }
+      return .array(items)
+    case .object(var members):
+      switch Int.random(in: 0..<4, using: &rng) {
+      case 0 where !members.isEmpty: members.remove(at: Int.random(in: 0..<members.count, using: &rng))
+      case 1 where !members.isEmpty:
+        let i = Int.random(in: 0..<members.count, using: &rng)
+        members[i].value = scalar()
+      default:
+        let key = pick(SceneVocabulary.keys) ?? "x"
+        members.removeAll { $0.key == key }
+        members.insert((key, scalar()), at: Int.random(in: 0...members.count, using: &rng))
+      }
+      return .object(members)
+    }
+  }
+
+  /// JSON on one line, numbers as short as they read back.
+  static func compact(_ value: JSONValue) -> String {
+    switch value {
+    case .null: return "null"
+    case .bool(let b): return b ? "true" : "false"
+    case .number(let v):
+      if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) }
+      return String(v)
+    case .string(let s): return quote(s)
+    case .array(let items): return "[" + items.map(compact).joined(separator: ",") + "]"
+    case .object(let members):
+      return "{" + members.map { quote($0.key) + ":" + compact($0.value) }.joined(separator: ",") + "}"
+    }
+  }
+
+  static func quote(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (Fuzz/Package.swift) with AddressSanitizer, UBSan on
+# the C code and libFuzzer's coverage, replays every committed crash input
+# (Fuzz/regressions/TARGET/*), then fuzzes each target for FUZZ_SECONDS and
+# prints, per target: executions, executions per second, corpus size, and what
+# was found (a crash, a leak, a timeout, running out of memory, a disagreement
+# between decoders), with the input's path and the command that reproduces it.
+# Exits 1 if anything was found.
+#
+#   Fuzz/fuzz.sh [TARGET...]          (default: every target)
+#   FUZZ_SECONDS=1800 Fuzz/fuzz.sh    (per target; default 60)
+#   FUZZ_SECONDS=0 Fuzz/fuzz.sh       (build and replay only)
+#
+# The working corpus grows in out/fuzz/TARGET/corpus (kept between runs); the
+# seeds are Fuzz/corpus/TARGET; crash inputs land in out/fuzz/TARGET/crashes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+SCRATCH=${FUZZ_SCRATCH:-.build-fuzz}
+OUT=${FUZZ_OUT:-out/fuzz}
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-json fuzz-scene)
+
+scripts/ensure-deps.sh
+
+# The Swift toolchain ships libFuzzer and the sanitizer runtimes (no Debian
+# package is needed), and llvm-symbolizer for the reports.
+swift_bin=$(dirname "$(readlink -f "$(command -v swift)")")
+export ASAN_SYMBOLIZER_PATH="$swift_bin/llvm-symbolizer"
+# ASan trips inside Swift's own crash handler: libFuzzer and ASan report instead.
+export SWIFT_BACKTRACE=enable=no
+# UBSan in the C code stops at the first report, with a stack.
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+
+# lld: gold fails on these links. -sanitize=fuzzer instruments the Swift code;
+# fuzzer-no-link the C code (libFuzzer's main is not used: each target's main
+# calls LLVMFuzzerRunDriver).
+build=(swift build --package-path Fuzz --scratch-path "$SCRATCH" -c release --sanitize address
+  -Xswiftc -use-ld=lld -Xswiftc -sanitize=fuzzer
+  -Xcc -fsanitize=fuzzer-no-link -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined)
+echo "fuzz: building ${targets[*]} (libFuzzer, ASan, UBSan on C) in $SCRATCH"
+mkdir -p "$SCRATCH"
+for attempt in 1 2 3; do
+  # Others may be editing the sources: a file changed during the build is retried.
+  if "${build[@]}" > "$SCRATCH/build.log" 2>&1; then break; fi
+  if [ "$attempt" = 3 ] || ! grep -q "was modified during the build" "$SCRATCH/build.log"; then
+    cat "$SCRATCH/build.log" >&2
+    echo "fuzz: the build failed" >&2
+    exit 1
+  fi
+  sleep 5
+done
+bin="$SCRATCH/release"
+
+status=0
+mkdir -p "$OUT"
+summary="$OUT/summary.txt"
+: > "$summary"
+
+# What a libFuzzer log says was found, or nothing.
+finding() {
+  local log=$1
+  if grep -q "disagreement" "$log"; then echo "disagreement"
+  elif grep -q "ERROR: LeakSanitizer" "$log"; then echo "leak"
+  elif grep -q "ERROR: libFuzzer: timeout" "$log"; then echo "timeout"
+  elif grep -q "ERROR: libFuzzer: out-of-memory\|ERROR: libFuzzer: malloc" "$log"; then echo "out of memory"
+  elif grep -q "ERROR: AddressSanitizer" "$log"; then echo "memory error (ASan)"
+  elif grep -q "runtime error:" "$log"; then echo "undefined behaviour (UBSan)"
+  elif grep -q "Fatal error\|ERROR: libFuzzer: deadly signal" "$log"; then echo "crash"
+  fi
+}
+
+for target in "${targets[@]}"; do
+  name=${target#fuzz-}
+  dir="$OUT/$target"
+  mkdir -p "$dir/corpus" "$dir/crashes"
+  dict=()
+  [ -f "Fuzz/dict/$name.dict" ] && dict=(-dict="Fuzz/dict/$name.dict")
+  flags=(-timeout=30 -rss_limit_mb=3072 -artifact_prefix="$dir/crashes/" -print_final_stats=1 "${dict[@]}")
+
+  # Every committed crash input must now pass.
+  regressions=(Fuzz/regressions/"$name"/*)
+  if [ -e "${regressions[0]}" ]; then
+    if "$bin/$target" "${flags[@]}" "${regressions[@]}" > "$dir/replay.log" 2>&1; then
+      echo "$target: replayed ${#regressions[@]} committed crash inputs: all pass" | tee -a "$summary"
+    else
+      failed=$(grep -o "Running: .*" "$dir/replay.log" | tail -1 | sed 's/Running: //')
+      echo "$target: a committed crash input fails again: $failed ($(finding "$dir/replay.log"))" | tee -a "$summary"
+      grep -v "^INFO\|^Running\|^Executed" "$dir/replay.log" | head -40
+      echo "  reproduce: SWIFT_BACKTRACE=enable=no $bin/$target $failed" | tee -a "$summary"
+      status=1
+    fi
+  fi
+
+  [ "$FUZZ_SECONDS" -gt 0 ] || continue
+  echo "fuzz: $target for $FUZZ_SECONDS s (log: $dir/fuzz.log)"
+  before=$(find "$dir/crashes" -type f | wc -l)
+  set +e
+  "$bin/$target" "${flags[@]}" -max_total_time="$FUZZ_SECONDS" "$dir/corpus" "Fuzz/corpus/$name" \
+    > "$dir/fuzz.log" 2>&1
+  code=$?
+  set -e
+  runs=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$dir/fuzz.log" | grep -o "[0-9]*$" || true)
+  rate=$(grep -o "stat::average_exec_per_sec: *[0-9]*" "$dir/fuzz.log" | grep -o "[0-9]*$" || true)
+  if [ -z "$runs" ]; then
+    # A crash ends the run before the final stats: take the last status line.
+    runs=$(grep -o "^#[0-9]*" "$dir/fuzz.log" | tail -1 | tr -d '#' || true)
+    rate=$(grep -o "exec/s: [0-9]*" "$dir/fuzz.log" | tail -1 | grep -o "[0-9]*" || true)
+  fi
+  # libFuzzer's corpus (seeds and what it added); what it added is saved in $dir/corpus.
+  corpus=$(grep -o "corp: [0-9]*/[0-9]*[a-zA-Z]*" "$dir/fuzz.log" | tail -1 | sed 's/corp: //')
+  found=$(finding "$dir/fuzz.log")
+  line="$target: ${runs:-0} executions, ${rate:-0} exec/s, corpus ${corpus%%/*} inputs (${corpus#*/})"
+  if [ "$code" = 0 ] && [ -z "$found" ]; then
+    echo "$line, no crash, leak or disagreement" | tee -a "$summary"
+  else
+    input=$(grep -o "Test unit written to .*" "$dir/fuzz.log" | tail -1 | sed 's/Test unit written to //')
+    echo "$line, FOUND: ${found:-exit status $code}" | tee -a "$summary"
+    grep -v "^#\|^INFO\|^\"\|^###\|NEW_FUNC\|^MS: \|^Base64\|^0x" "$dir/fuzz.log" | head -60
+    echo "  input: ${input:-see $dir/fuzz.log}" | tee -a "$summary"
+    echo "  reproduce: SWIFT_BACKTRACE=enable=no $bin/$target ${input:-INPUT}" | tee -a "$summary"
+    echo "  once fixed, commit the input as Fuzz/regressions/$name/NAME so that make fuzz replays it" | tee -a "$summary"
+    status=1
+  fi
+  after=$(find "$dir/crashes" -type f | wc -l)
+  [ "$after" -le "$before" ] || [ -n "$found" ] || status=1
+done
+
+echo "fuzz: summary ($summary)"
+cat "$summary"
+exit $status

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# `make sanitize`: builds everything (the CLI too: the end-to-end tests run it)
+# with AddressSanitizer on the Swift and C code and UBSan on the C code, in its
+# own scratch folder (.build-asan), then runs every test suite under it. GPU
+# suites run on Mesa llvmpipe, as in `make test`.
+#
+# What is and is not checked, and why:
+# - ASan: every out-of-bounds access, use after free and double free in our code
+#   (Swift and C) stops the process with a report. Mesa, LLVM and libpng are not
+#   instrumented, but ASan's allocator still catches our misuse of their memory.
+# - UBSan (C code: cpng.c, cegl.c, the output guard): the first report stops the
+#   process (-fno-sanitize-recover), with a stack.
+# - Leaks are not checked here (detect_leaks=0). At exit LeakSanitizer reports
+#   objects that are alive but that it cannot see: Swift stores class references
+#   in enums with tag bits in the pointer, and Mesa's driver is unloaded before
+#   the check, so its allocations have no stack. Every CLI process the end-to-end
+#   tests start would fail on such reports. Leaks are checked where it means
+#   something: the fuzzers (make fuzz) check after every input that what the input
+#   allocated was freed, which covers the C decoders and their error paths.
+# - ASan does not take SIGSEGV, SIGBUS or SIGFPE (handle_segv=0 ...): the output
+#   guard's tests send those signals on purpose and check that glass-gpu removes
+#   its temporary file and dies by the signal, which ASan's handler would replace
+#   with a report and exit status 1.
+# - The Swift crash handler is off (SWIFT_BACKTRACE=enable=no): ASan trips inside it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SCRATCH=${SANITIZE_SCRATCH:-.build-asan}
+scripts/ensure-deps.sh
+
+swift_bin=$(dirname "$(readlink -f "$(command -v swift)")")
+export ASAN_SYMBOLIZER_PATH="$swift_bin/llvm-symbolizer"
+export SWIFT_BACKTRACE=enable=no
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+# lld: gold warns about every ASan helper symbol it cannot export.
+flags=(--scratch-path "$SCRATCH" --sanitize address -Xswiftc -use-ld=lld
+  -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined)
+echo "sanitize: building with ASan (Swift and C) and UBSan (C) in $SCRATCH"
+mkdir -p "$SCRATCH"
+for attempt in 1 2 3; do
+  # Others may be editing the sources: a file changed during the build is retried.
+  if swift build --build-tests "${flags[@]}" > "$SCRATCH/build.log" 2>&1; then break; fi
+  if [ "$attempt" = 3 ] || ! grep -q "was modified during the build" "$SCRATCH/build.log"; then
+    cat "$SCRATCH/build.log" >&2
+    echo "sanitize: the build failed" >&2
+    exit 1
+  fi
+  sleep 5
+done
+echo "sanitize: running the tests under ASan and UBSan (ASAN_OPTIONS=$ASAN_OPTIONS)"
+swift test --skip-build "${flags[@]}"
