@@ -70,7 +70,9 @@ public enum PNGCodec {
 
   /// Reads the PNG file at `path`, runs `check` on its header (what is made of
   /// the image can then be refused before any pixel is decoded), and decodes it.
-  public static func read(path: String, maxPixels: Int, checkingHeader check: (Header) throws -> Void) throws
+  public static func read(
+    path: String, maxPixels: Int, checkingHeader check: (Header) throws -> Void
+  ) throws
     -> Decoded
   {
     let data = try readFile(path, maxPixels: maxPixels)
