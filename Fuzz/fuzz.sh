@@ -110,7 +110,8 @@ for target in "${targets[@]}"; do
     rate=$(grep -o "exec/s: [0-9]*" "$dir/fuzz.log" | tail -1 | grep -o "[0-9]*" || true)
   fi
   # libFuzzer's corpus (seeds and what it added); what it added is saved in $dir/corpus.
-  corpus=$(grep -o "corp: [0-9]*/[0-9]*[a-zA-Z]*" "$dir/fuzz.log" | tail -1 | sed 's/corp: //')
+  corpus=$(grep -o "corp: [0-9]*/[0-9]*[a-zA-Z]*" "$dir/fuzz.log" | tail -1 | sed 's/corp: //' || true)
+  corpus=${corpus:-?/?}
   found=$(finding "$dir/fuzz.log")
   line="$target: ${runs:-0} executions, ${rate:-0} exec/s, corpus ${corpus%%/*} inputs (${corpus#*/})"
   if [ "$code" = 0 ] && [ -z "$found" ]; then

@@ -3,8 +3,9 @@ import GLESGlass
 // A structure-aware mutator for scene files (libFuzzer's LLVMFuzzerCustomMutator).
 // Byte mutations of JSON rarely make a scene that reads: a frame moved below the
 // canvas is one well-placed "-" in a thousand bytes. So most mutations parse the
-// input, change one to three values in the tree (a number to a boundary, its
-// negative, a neighbour's value or a step away; a string to a word of the format;
+// input, change one to three values in the tree (a number to a boundary of the
+// format, to the canvas's edge or just past it, its negative, another number of
+// the scene or a step away; a string to a word of the format;
 // a member added, removed or copied from elsewhere; an array item duplicated or
 // dropped) and write it back compactly; the rest are libFuzzer's own byte
 // mutations (which also use the dictionary).
@@ -35,8 +36,9 @@ public func sceneCustomMutator(
   guard Int.random(in: 0..<4, using: &rng) != 0, var value = try? JSONValue.parse(bytes) else {
     return LLVMFuzzerMutate(data, size, maxSize)
   }
-  var mutator = SceneMutator(rng: rng, numbers: [], strings: [], subtrees: [])
+  var mutator = SceneMutator(rng: rng, numbers: [], strings: [], subtrees: [], edges: [])
   mutator.collect(value)
+  mutator.collectEdges(value)
   for _ in 0...Int.random(in: 0..<3, using: &mutator.rng) {
     let count = SceneMutator.nodeCount(value)
     var target = Int.random(in: 0..<count, using: &mutator.rng)
@@ -55,6 +57,8 @@ struct SceneMutator {
   var numbers: [Double]
   var strings: [String]
   var subtrees: [JSONValue]
+  /// The canvas's edges and values just past them, from the scene's `size`.
+  var edges: [Double]
 
   /// Boundaries of the format's ranges and values that break arithmetic.
   static let interesting: [Double] = [
@@ -74,6 +78,16 @@ struct SceneMutator {
       subtrees.append(value)
       members.forEach { collect($0.value) }
     default: break
+    }
+  }
+
+  /// Coordinates at and beyond the canvas's edges, where layers start to fall off it.
+  mutating func collectEdges(_ value: JSONValue) {
+    guard case .object(let members) = value, let size = members.first(where: { $0.key == "size" })?.value,
+      case .object(let sides) = size
+    else { return }
+    for case (_, .number(let v)) in sides {
+      edges += [v, -v, v + 1, v - 1, -v - 1, v + 0.5, v * 2, -v * 2, v / 2]
     }
   }
 
@@ -126,7 +140,8 @@ struct SceneMutator {
     case .number(let v):
       let step = [1, 0.5, 0.25, 1 / 3.0, 8, 100][Int.random(in: 0..<6, using: &rng)]
       let new: Double
-      switch Int.random(in: 0..<8, using: &rng) {
+      switch Int.random(in: 0..<10, using: &rng) {
+      case 8, 9: new = pick(edges) ?? -v
       case 0: new = -v
       case 1: new = v + step
       case 2: new = v - step
