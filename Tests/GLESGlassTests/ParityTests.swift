@@ -69,6 +69,8 @@ struct ResourceTests {
     "after a render the texture pool and the live GL objects are back where they started",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func noGPULeaks() throws {
+    TestGPU.ownBackends.lock()
+    defer { TestGPU.ownBackends.unlock() }
     let renderer = try Renderer(backend: .gpu)
     defer { renderer.close() }
     let gles = try #require(renderer.gles)
@@ -99,6 +101,8 @@ struct ResourceTests {
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func displayReferenceCount() throws {
     _ = TestGPU.renderer
+    TestGPU.ownBackends.lock()
+    defer { TestGPU.ownBackends.unlock() }
     let users = EGLDisplayConnection.userCount
     let renderer = try Renderer(backend: .gpu)
     #expect(EGLDisplayConnection.userCount == users + 1)
@@ -146,6 +150,8 @@ struct ResourceTests {
     "with --backend auto, a render over the GPU's texture limit runs on the CPU and says why",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func autoFallsBackPerRender() throws {
+    TestGPU.ownBackends.lock()
+    defer { TestGPU.ownBackends.unlock() }
     let renderer = try Renderer(backend: .auto)
     defer { renderer.close() }
     #expect(renderer.backendName == "gpu")
@@ -161,6 +167,8 @@ struct ResourceTests {
 
   @Test("a closed GPU backend throws instead of hanging", .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func useAfterClose() throws {
+    TestGPU.ownBackends.lock()
+    defer { TestGPU.ownBackends.unlock() }
     let backend = try GLESBackend()
     backend.close()
     #expect(throws: GlassError.self) { try backend.objectCounts() }
@@ -242,6 +250,8 @@ struct ShaderTests {
     "a uniform struct that does not match its GLSL fails loudly, naming the uniform",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func uniformMismatch() throws {
+    TestGPU.ownBackends.lock()
+    defer { TestGPU.ownBackends.unlock() }
     let backend = try GLESBackend()
     defer { backend.close() }
     let problems: [(any ShaderUniforms, String)] = [
@@ -274,6 +284,8 @@ struct ShaderTests {
     "a shader that fails to compile reports the driver's info log",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func compileError() throws {
+    TestGPU.ownBackends.lock()
+    defer { TestGPU.ownBackends.unlock() }
     let backend = try GLESBackend()
     defer { backend.close() }
     let broken = ProgramKey(primitive: "upsample", defines: ["OUTPUT_LINEAR_HALF", "u_scale 1.0"])

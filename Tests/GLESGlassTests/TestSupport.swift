@@ -35,6 +35,12 @@ enum TestGPU {
     return result
   }
 
+  /// Held by every test that makes GPU backends of its own, so that the test that
+  /// counts the shared EGL display's users sees only its own come and go (tests
+  /// run in parallel; under a sanitizer's timing they overlapped and the count
+  /// was off by one either way).
+  static let ownBackends = NSLock()
+
   /// The shared GPU renderer, or nil when no EGL display can be had.
   static var renderer: Renderer? { make().renderer }
 
