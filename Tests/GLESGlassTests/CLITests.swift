@@ -6,9 +6,15 @@ import Testing
 
 /// The result of one run of the command-line tool.
 struct CLIResult {
+  /// How it ended: an exit, or a signal (then `status` is the signal).
+  var reason: Process.TerminationReason
   var status: Int32
-  var stdout: String
+  /// Standard output as bytes (`-o /dev/stdout` writes a PNG there).
+  var stdoutData: Data
   var stderr: String
+
+  /// Standard output as text.
+  var stdout: String { String(decoding: stdoutData, as: UTF8.self) }
 }
 
 /// Runs the built `glass-gpu` with `arguments`, with `environment` added, in
@@ -34,7 +40,7 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:], in direc
   let errData = err.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   return CLIResult(
-    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+    reason: process.terminationReason, status: process.terminationStatus, stdoutData: outData,
     stderr: String(decoding: errData, as: UTF8.self))
 }
 

@@ -39,33 +39,6 @@ struct OutputSafetyTests {
     return FileManager.default.isExecutableFile(atPath: beside.path) ? beside : fallback
   }
 
-  /// One finished run: how it ended, stdout as bytes, stderr as text.
-  struct Run {
-    var reason: Process.TerminationReason
-    var status: Int32
-    var stdout: Data
-    var stderr: String
-  }
-
-  /// Runs `glass-gpu` and keeps stdout as bytes (`-o /dev/stdout` writes a PNG there).
-  static func run(_ arguments: [String]) throws -> Run {
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // stderr is short; stdout is drained first so a large PNG cannot block the child.
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(
-      reason: process.terminationReason, status: process.terminationStatus, stdout: outData,
-      stderr: String(decoding: errData, as: UTF8.self))
-  }
-
   /// The file type of `path` itself (not what a link leads to), or nil when missing.
   static func kind(_ path: String) -> mode_t? {
     var info = stat()
@@ -135,11 +108,11 @@ struct OutputSafetyTests {
     // A link in the test's own folder: the old rename replaced the link, never /dev/stdout.
     let link = folder.appendingPathComponent("stdout.png").path
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/stdout")
-    let result = try Self.run([
+    let result = try runCLI([
       "render", folder.appendingPathComponent("scene.json").path, "-o", link, "--backend", "cpu",
     ])
     #expect(result.reason == .exit && result.status == 0, "\(result.stderr)")
-    let decoded = try PNGCodec.decode([UInt8](result.stdout), name: "stdout")
+    let decoded = try PNGCodec.decode([UInt8](result.stdoutData), name: "stdout")
     #expect(decoded.image.size == PixelSize(width: 40, height: 30))
     #expect(Self.kind(link) == S_IFLNK)
     #expect(Self.temporaries(in: folder).isEmpty)
