@@ -307,6 +307,30 @@ struct RepeatedImageTests {
   }
 }
 
+@Suite("Hardening: fitted images within the working memory")
+struct FittedBudgetTests {
+  @Test("images whose fitted copies would pass the budget are refused before the copy that passes it is made")
+  func budget() throws {
+    let layers = (0..<3).map { i in
+      #"{"type": "image", "source": "photo.png", "frame": {"x": 0, "y": 0, "width": \#(40 + i), "height": 30}}"#
+    }
+    let scene = try Scene(
+      json: Array(
+        #"{"version": 1, "size": {"width": 60, "height": 40}, "scale": 1, "layers": [\#(layers.joined(separator: ","))]}"#
+          .utf8))
+    let images = SceneImages(["photo.png": ProceduralImages.landscape(width: 90, height: 60)])
+    // Room for two of the three copies (each at most 8 bytes a pixel).
+    images.fittedByteBudget = 8 * (40 * 30 + 41 * 30)
+    let error = #expect(throws: GlassError.self) { try Renderer.prepare(scene, images: images) }
+    #expect(error?.code == .imageTooLarge)
+    #expect(error?.message.contains("fitted to their frames") == true, "\(String(describing: error))")
+    #expect(images.fitCount == 2)
+    images.fittedByteBudget = Renderer.maxWorkingBytes
+    _ = try Renderer.prepare(scene, images: images)
+    #expect(images.fitCount == 3)
+  }
+}
+
 @Suite("Render graph: passes a later pass replaces are culled")
 struct OcclusionCullTests {
   /// A graph over one 8x8 linear image: `passes` (rect, blend, reads the image)

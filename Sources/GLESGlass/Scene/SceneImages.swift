@@ -50,6 +50,12 @@ public final class SceneImages: @unchecked Sendable {
   private(set) var fitCount = 0
   private(set) var decodedWholeCount = 0
 
+  /// Bytes of the fitted copies made so far, and the most they may take: a scene
+  /// whose images alone would pass the working-memory limit is refused before
+  /// they are made, not after.
+  private var fittedBytes = 0
+  var fittedByteBudget = Renderer.maxWorkingBytes
+
   /// An image file of at least this many decoded bytes, shown at a quarter of its
   /// pixels or fewer, is decoded band by band instead of whole.
   var streamingThresholdBytes = 64 << 20
@@ -109,6 +115,14 @@ public final class SceneImages: @unchecked Sendable {
     let key = FitKey(path: path, frame: frame, mode: mode, window: window)
     return try lock.withLock {
       if let fitted = fits[key] { return fitted }
+      // At most 16 bits per channel: 8 bytes a pixel.
+      let (bytes, overflow) = window.pixelCount.multipliedReportingOverflow(by: 8)
+      guard !overflow, fittedBytes + bytes <= fittedByteBudget else {
+        throw GlassError(
+          .imageTooLarge,
+          "the scene's images fitted to their frames need more than \(fittedByteBudget >> 20) MiB; "
+            + "make the frames smaller or lower the scale")
+      }
       let image: RGBAImage
       switch sources[path] {
       case .decoded(let source):
@@ -121,6 +135,7 @@ public final class SceneImages: @unchecked Sendable {
       let fitted = Fitted(image: image, isOpaque: image.isOpaque)
       fits[key] = fitted
       fitCount += 1
+      fittedBytes += bytes
       return fitted
     }
   }
