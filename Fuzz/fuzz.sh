@@ -3,8 +3,8 @@
 # the C code and libFuzzer's coverage, replays every committed crash input
 # (Fuzz/regressions/TARGET/*), then fuzzes each target for FUZZ_SECONDS and
 # prints, per target: executions, executions per second, corpus size, and what
-# was found (a crash, a leak, a timeout, running out of memory, a disagreement
-# between decoders), with the input's path and the command that reproduces it.
+# was found (a crash, a leak, a timeout, an input slower than 10 s, running out
+# of memory, a disagreement between decoders), with the input's path and the command that reproduces it.
 # Exits 1 if anything was found.
 #
 #   Fuzz/fuzz.sh [TARGET...]          (default: every target)
@@ -69,6 +69,9 @@ finding() {
   elif grep -q "ERROR: AddressSanitizer" "$log"; then echo "memory error (ASan)"
   elif grep -q "runtime error:" "$log"; then echo "undefined behaviour (UBSan)"
   elif grep -q "Fatal error\|ERROR: libFuzzer: deadly signal" "$log"; then echo "crash"
+  elif grep -q "Test unit written to .*slow-unit-" "$log"; then
+    # libFuzzer keeps going after an input slower than -report_slow_units.
+    echo "slow input ($(grep -o "Slowest unit: [0-9]* s" "$log" | tail -1 | sed 's/Slowest unit: //'))"
   fi
 }
 
@@ -78,13 +81,20 @@ for target in "${targets[@]}"; do
   mkdir -p "$dir/corpus" "$dir/crashes"
   dict=()
   [ -f "Fuzz/dict/$name.dict" ] && dict=(-dict="Fuzz/dict/$name.dict")
-  flags=(-timeout=30 -rss_limit_mb=3072 -artifact_prefix="$dir/crashes/" -print_final_stats=1 "${dict[@]}")
+  flags=(-timeout=30 -report_slow_units=10 -rss_limit_mb=3072 -artifact_prefix="$dir/crashes/" -print_final_stats=1 "${dict[@]}")
 
   # Every committed crash input must now pass.
   regressions=(Fuzz/regressions/"$name"/*)
   if [ -e "${regressions[0]}" ]; then
-    if "$bin/$target" "${flags[@]}" "${regressions[@]}" > "$dir/replay.log" 2>&1; then
+    replayed=0
+    "$bin/$target" "${flags[@]}" "${regressions[@]}" > "$dir/replay.log" 2>&1 || replayed=$?
+    # A committed slow input must now be fast too (libFuzzer prints each input's time).
+    slow=$(grep -o "Executed .* in [0-9]* ms" "$dir/replay.log" | awk '$NF == "ms" && $(NF-1) > 10000' | head -1 || true)
+    if [ "$replayed" = 0 ] && [ -z "$slow" ]; then
       echo "$target: replayed ${#regressions[@]} committed crash inputs: all pass" | tee -a "$summary"
+    elif [ "$replayed" = 0 ]; then
+      echo "$target: a committed slow input is slow again: $slow" | tee -a "$summary"
+      status=1
     else
       failed=$(grep -o "Running: .*" "$dir/replay.log" | tail -1 | sed 's/Running: //')
       echo "$target: a committed crash input fails again: $failed ($(finding "$dir/replay.log"))" | tee -a "$summary"

@@ -68,6 +68,17 @@ static png_structp cpng_new_reader(cpng_io *io) {
 #endif
   // Our own pixel limit is checked by the caller; keep libpng's generous one.
   png_set_user_limits(png, 0x7fffffffL, 0x7fffffffL);
+  // Text, palette-suggestion and other metadata chunks change no pixel, and
+  // libpng 1.6.39 allocates their claimed length before reading them (a 122-byte
+  // file claiming a 1.7 GB sPLT chunk made it allocate and touch 1.7 GB): they are
+  // skipped unread, as unknown chunks are. No other chunk can hold more than
+  // the file does.
+  static const png_byte skipped[] = {'t', 'E', 'X', 't', '\0', 'z', 'T', 'X', 't', '\0', 'i', 'T', 'X', 't', '\0',
+                                     's', 'P', 'L', 'T', '\0', 'e', 'X', 'I', 'f', '\0', 'p', 'C', 'A', 'L', '\0',
+                                     's', 'C', 'A', 'L', '\0', 'h', 'I', 'S', 'T', '\0'};
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, 0);
+  png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, skipped, (int)(sizeof(skipped) / 5));
+  png_set_chunk_malloc_max(png, io->size > 0 ? io->size : 1);
   return png;
 }
 
