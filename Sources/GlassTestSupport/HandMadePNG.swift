@@ -12,6 +12,14 @@ public enum HandMadePNG {
     return bytes + chunk("IEND", [])
   }
 
+  /// A valid 3×2 16-bit grey header, then a `type` chunk whose length field says
+  /// 1,788,712,298 bytes and whose data is 40 bytes, and nothing more: 81 bytes
+  /// that libpng 1.6.39 once answered by allocating the claimed length (fuzz-png).
+  public static func lyingChunk(_ type: String) -> [UInt8] {
+    let header = bytes(width: 3, height: 2, bitDepth: 16, colorType: 0, chunks: [])
+    return Array(header.dropLast(12)) + [0x6A, 0x9D, 0x95, 0x6A] + Array(type.utf8) + Array(repeating: 0x6A, count: 40)
+  }
+
   /// A zlib stream of five stored zero bytes: valid data, far too short for a large header.
   public static let tinyZlib: [UInt8] = [
     0x78, 0x01, 0x01, 0x05, 0x00, 0xFA, 0xFF, 0, 0, 0, 0, 0, 0x00, 0x05, 0x00, 0x01,

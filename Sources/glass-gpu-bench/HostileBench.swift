@@ -41,6 +41,7 @@ struct HostileBench: ParsableCommand {
         width: 1, height: 100_000_000, bitDepth: depth, colorType: 6, chunks: [("IDAT", HandMadePNG.tinyZlib)])
       try Data(png).write(to: URL(fileURLWithPath: path("tall\(depth).png")))
     }
+    try Data(HandMadePNG.lyingChunk("sPLT")).write(to: URL(fileURLWithPath: path("splt.png")))
     let tallScene = try write(
       #"{"version": 1, "size": {"width": 100, "height": 100}, "background": {"image": "tall8.png"}}"#, "tall.json")
     // A valid large image that compresses to a few hundred KB.
@@ -66,6 +67,10 @@ struct HostileBench: ParsableCommand {
       ("same, 16-bit, extend", ["extend", path("tall16.png"), "-o", out, "--leading", "8", "--trailing", "8"]),
       ("same as a scene's background, render", ["render", tallScene, "-o", out]),
       ("same, validate", ["validate", tallScene]),
+      (
+        "81-byte PNG with an sPLT chunk claiming 1.7 GB, extend",
+        ["extend", path("splt.png"), "-o", out, "--leading", "8", "--trailing", "8"]
+      ),
       (
         "\(side)x\(side) PNG (\(bigSize / 1000) KB), extend over the canvas limit",
         ["extend", path("big.png"), "-o", out, "--leading", "10", "--trailing", "0"]
