@@ -43,6 +43,20 @@ struct SceneFormatTests {
     #expect(again.json == scene.json)
   }
 
+  @Test("JSON on one line reads back as the same value, with no line break or space outside strings")
+  func compactText() throws {
+    let text =
+      #"{"a": [1, 2.5, -0.001, 1e300], "b": {"c": "line\nbreak \"quoted\" \\ tab\t\u0001", "d": null}, "#
+      + #""e": [true, false, {}, []]}"#
+    let value = try JSONValue.parse(Array(text.utf8))
+    let line = value.compactText
+    #expect(try JSONValue.parse(Array(line.utf8)) == value)
+    #expect(!line.contains("\n") && !line.contains("\t"))
+    // The three spaces of the string only.
+    #expect(line.filter { $0 == " " }.count == 3, "\(line)")
+    #expect(line.hasPrefix(#"{"a":[1,2.5,-0.001,1e+300],"b":{"c":"line\nbreak"#), "\(line)")
+  }
+
   @Test("the Swift API builds the same value as the JSON")
   func swiftAPI() throws {
     let json = try SceneFile(path: DemoScenes.path("badges")).scene

@@ -44,7 +44,7 @@ public func sceneCustomMutator(
     var target = Int.random(in: 0..<count, using: &mutator.rng)
     value = mutator.mutate(value, target: &target)
   }
-  let out = Array(SceneMutator.compact(value).utf8)
+  let out = Array(value.compactText.utf8)
   guard out.count <= maxSize else { return LLVMFuzzerMutate(data, size, maxSize) }
   for (i, byte) in out.enumerated() { data[i] = byte }
   return out.count
@@ -182,35 +182,5 @@ struct SceneMutator {
       }
       return .object(members)
     }
-  }
-
-  /// JSON on one line, numbers as short as they read back.
-  static func compact(_ value: JSONValue) -> String {
-    switch value {
-    case .null: return "null"
-    case .bool(let b): return b ? "true" : "false"
-    case .number(let v):
-      if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) }
-      return String(v)
-    case .string(let s): return quote(s)
-    case .array(let items): return "[" + items.map(compact).joined(separator: ",") + "]"
-    case .object(let members):
-      return "{" + members.map { quote($0.key) + ":" + compact($0.value) }.joined(separator: ",") + "}"
-    }
-  }
-
-  static func quote(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
   }
 }

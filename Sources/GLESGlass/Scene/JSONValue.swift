@@ -273,6 +273,17 @@ public indirect enum JSONValue: Hashable, Sendable {
     }
   }
 
+  /// JSON on one line with no spaces (a JSON Lines record); numbers as `formatted`
+  /// writes them, which read back to the same value.
+  public var compactText: String {
+    switch self {
+    case .null, .bool, .number, .string: return formatted()
+    case .array(let items): return "[" + items.map(\.compactText).joined(separator: ",") + "]"
+    case .object(let members):
+      return "{" + members.map { Self.quote($0.key) + ":" + $0.value.compactText }.joined(separator: ",") + "}"
+    }
+  }
+
   static func quote(_ s: String) -> String {
     var out = "\""
     for scalar in s.unicodeScalars {
