@@ -48,8 +48,20 @@ static void guard_remove_all(void) {
   }
 }
 
+// With stops deferred (a batch), the first SIGINT or SIGTERM is only recorded
+// here for the program to act on; a second one ends the process as usual.
+static atomic_int guard_defer_stops;
+static atomic_int guard_stop_signal;
+
 static void guard_handler(int signal_number, siginfo_t *info, void *context) {
   int saved_errno = errno;
+  if ((signal_number == SIGINT || signal_number == SIGTERM) && atomic_load(&guard_defer_stops)) {
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&guard_stop_signal, &expected, signal_number)) {
+      errno = saved_errno;
+      return;
+    }
+  }
   guard_remove_all();
   int index = 0;
   while (index < GUARD_SIGNAL_COUNT && guard_signals[index] != signal_number) index++;
@@ -100,4 +112,22 @@ int glass_output_guard_install(void) {
   // would leave the process unstoppable by them. Threads started later inherit this.
   pthread_sigmask(SIG_UNBLOCK, &handled, NULL);
   return 0;
+}
+
+void glass_output_guard_defer_stops(int defer) { atomic_store(&guard_defer_stops, defer ? 1 : 0); }
+
+int glass_output_guard_stop_signal(void) { return atomic_load(&guard_stop_signal); }
+
+void glass_output_guard_die_of(int signal_number) {
+  guard_remove_all();
+  struct sigaction default_action;
+  memset(&default_action, 0, sizeof default_action);
+  default_action.sa_handler = SIG_DFL;
+  sigemptyset(&default_action.sa_mask);
+  sigaction(signal_number, &default_action, NULL);
+  sigset_t only;
+  sigemptyset(&only);
+  sigaddset(&only, signal_number);
+  pthread_sigmask(SIG_UNBLOCK, &only, NULL);
+  raise(signal_number);
 }

@@ -22,4 +22,16 @@ int glass_output_guard_register(const char *path);
 /// Forgets the slot `glass_output_guard_register` gave (nothing for -1).
 void glass_output_guard_unregister(int slot);
 
+/// With `defer` non-zero, the first SIGINT or SIGTERM no longer ends the process:
+/// it is recorded (`glass_output_guard_stop_signal`) for the program to stop
+/// cleanly; a second one ends the process as above. With 0, they end it at once.
+void glass_output_guard_defer_stops(int defer);
+
+/// The SIGINT or SIGTERM recorded while stops were deferred, or 0.
+int glass_output_guard_stop_signal(void);
+
+/// Removes every registered temporary file and ends the process by `signal_number`
+/// with its default action (a shell then reports 128 + the signal).
+void glass_output_guard_die_of(int signal_number);
+
 #endif

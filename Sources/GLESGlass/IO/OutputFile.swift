@@ -188,6 +188,27 @@ extension PNGCodec {
       _ = glass_output_guard_install()
     }
 
+    /// While deferring, the first SIGINT or SIGTERM does not end the process
+    /// but is recorded in `stopSignal`, for a long run (a batch) to stop taking
+    /// work and end cleanly; a second one ends the process at once, as without.
+    public static func deferStops(_ deferring: Bool) {
+      glass_output_guard_defer_stops(deferring ? 1 : 0)
+    }
+
+    /// The SIGINT or SIGTERM received while stops were deferred, if any.
+    public static var stopSignal: Int32? {
+      let signal = glass_output_guard_stop_signal()
+      return signal == 0 ? nil : signal
+    }
+
+    /// Removes every temporary file and ends the process by `signal` (a shell
+    /// reports 128 + the signal: 130 for SIGINT, 143 for SIGTERM).
+    public static func end(bySignal signal: Int32) -> Never {
+      glass_output_guard_die_of(signal)
+      // The default action of SIGINT and SIGTERM ends the process; in case it is not:
+      exit(128 + signal)
+    }
+
     /// The start of the names of `name`'s temporaries: `.NAME.glass-gpu-`, with NAME
     /// cut to 200 bytes so that the whole name fits in 255.
     static func temporaryPrefix(of name: String) -> String {

@@ -42,7 +42,7 @@ public struct SceneFile: Sendable {
   /// (`SceneImages(reading:maxPixels:)`); pixels are decoded when a render fits
   /// them. A missing, unreadable or damaged image fails with the JSON path that
   /// names it.
-  public func loadImages(maxPixels: Int = PNGCodec.defaultMaxPixels) throws -> SceneImages {
-    try SceneImages(reading: self, maxPixels: maxPixels)
+  public func loadImages(maxPixels: Int = PNGCodec.defaultMaxPixels, cache: ImageCache? = nil) throws -> SceneImages {
+    try SceneImages(reading: self, maxPixels: maxPixels, cache: cache)
   }
 }

@@ -43,6 +43,9 @@ public final class SceneImages: @unchecked Sendable {
 
   private var sources: [String: Source]
   private var fits: [FitKey: Fitted] = [:]
+  /// Shared with other scenes (a batch), with the files as they were read.
+  private let cache: ImageCache?
+  private var fileKeys: [String: ImageCache.FileKey] = [:]
   private var warningsByFile: [String: [String]] = [:]
   private let lock = NSLock()
 
@@ -63,18 +66,29 @@ public final class SceneImages: @unchecked Sendable {
   /// Decoded images, by their path in the scene.
   public init(_ images: [String: RGBAImage]) {
     sources = images.mapValues { .decoded($0) }
+    cache = nil
   }
 
   /// Reads every PNG file `file`'s scene names and checks each header (a PNG, at
   /// most `maxPixels` pixels, image data that can fill them) before any pixel is
   /// decoded. A missing, unreadable or damaged file fails with the JSON path that
-  /// names it.
-  public init(reading file: SceneFile, maxPixels: Int = PNGCodec.defaultMaxPixels) throws {
+  /// names it. With a `cache`, an image it holds decoded is not read again, and
+  /// fitted copies are taken from it and given to it.
+  public init(reading file: SceneFile, maxPixels: Int = PNGCodec.defaultMaxPixels, cache: ImageCache? = nil) throws {
     sources = [:]
+    self.cache = cache
     for (jsonPath, imagePath) in file.scene.imageReferences where sources[imagePath] == nil {
       let path = file.resolve(imagePath)
       let reference = "\(file.path): \(jsonPath)"
       do {
+        if let cache, let key = ImageCache.FileKey(path: path) {
+          fileKeys[imagePath] = key
+          if let image = cache.decoded(key) {
+            try PNGCodec.checkPixelLimit(image.size, maxPixels: maxPixels, what: path)
+            sources[imagePath] = .decoded(image)
+            continue
+          }
+        }
         let data = try PNGCodec.readFile(path, maxPixels: maxPixels)
         let header = try PNGCodec.header(of: data, name: path)
         try PNGCodec.checkPixelLimit(header.size, maxPixels: maxPixels, what: path)
@@ -123,6 +137,12 @@ public final class SceneImages: @unchecked Sendable {
           "the scene's images fitted to their frames need more than \(fittedByteBudget >> 20) MiB; "
             + "make the frames smaller or lower the scale")
       }
+      let fileKey = fileKeys[path]
+      if let cache, let fileKey, let fitted = cache.fitted(fileKey, key) {
+        fits[key] = fitted
+        fittedBytes += bytes
+        return fitted
+      }
       let image: RGBAImage
       switch sources[path] {
       case .decoded(let source):
@@ -133,6 +153,7 @@ public final class SceneImages: @unchecked Sendable {
         preconditionFailure("scene images are checked before lowering: \(path)")
       }
       let fitted = Fitted(image: image, isOpaque: image.isOpaque)
+      if let cache, let fileKey { cache.storeFitted(fitted, for: fileKey, key) }
       fits[key] = fitted
       fitCount += 1
       fittedBytes += bytes
@@ -158,6 +179,7 @@ public final class SceneImages: @unchecked Sendable {
       let decoded = try PNGCodec.decode(file.data, name: file.path, maxPixels: PNGCodec.maximumMaxPixels)
       warningsByFile[file.path] = decoded.warnings
       sources[key.path] = .decoded(decoded.image)
+      if let cache, let fileKey = fileKeys[key.path] { cache.storeDecoded(decoded.image, for: fileKey) }
       decodedWholeCount += 1
       return ImageResampler.fit(decoded.image, to: key.frame, mode: key.mode, window: key.window)
     } catch let error as GlassError {

@@ -1,0 +1,492 @@
+import Foundation
+
+/// What a batch does with each job; the options `glass-gpu batch` takes.
+public struct BatchOptions: Sendable {
+  /// Which backend renders.
+  public var backend: BackendChoice = .auto
+  /// Threads that encode and write PNGs, and that read and prepare jobs.
+  public var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+  /// Bits per channel, unless a job says otherwise.
+  public var depth: RGBAImage.Depth = .eight
+  /// Pixels per point instead of each scene's own, unless a job says otherwise.
+  public var scale: Int?
+  /// PNG compression level, 0 to 12.
+  public var compression: Int = PNGCodec.defaultCompression
+  /// Images and canvases over this many pixels fail their job.
+  public var maxPixels: Int = PNGCodec.defaultMaxPixels
+  /// Skip every job whose output exists.
+  public var resume = false
+  /// Render only this shard's jobs.
+  public var shard: BatchShard?
+  /// The most bytes of decoded and fitted images kept for later jobs.
+  public var imageCacheBytes = 256 << 20
+
+  /// The defaults: auto backend, a thread per core, 8-bit, scenes' own scale.
+  public init() {}
+}
+
+/// How a job ended.
+public enum BatchStatus: String, Sendable {
+  case rendered, failed, skipped
+}
+
+/// Where a job failed.
+public enum BatchPhase: String, Sendable {
+  /// Reading the manifest line or the scene file.
+  case read
+  /// Its images, sizes and graph.
+  case prepare
+  /// The backend.
+  case render
+  /// Encoding and writing the PNG.
+  case write
+}
+
+/// Milliseconds a job spent in each stage.
+public struct BatchTimings: Sendable, Equatable {
+  /// Reading the scene, its images (or taking them from the cache), fitting, compiling.
+  public var prepareMilliseconds = 0.0
+  /// Waiting, prepared, for the renderer.
+  public var waitMilliseconds = 0.0
+  /// Upload, render and readback.
+  public var renderMilliseconds = 0.0
+  /// Encoding the PNG and writing it.
+  public var encodeMilliseconds = 0.0
+}
+
+/// One job's outcome.
+public struct BatchResult: Sendable {
+  /// The job's place in the job order (0-based), shards included.
+  public var ordinal: Int
+  /// The job's id.
+  public var id: String
+  /// The manifest line, for manifest jobs.
+  public var line: Int?
+  /// The scene file, when the job names one.
+  public var scene: String?
+  /// The PNG, when known.
+  public var output: String?
+  /// Rendered, failed or skipped.
+  public var status: BatchStatus
+  /// Where it failed, and why (failed jobs only).
+  public var phase: BatchPhase?
+  /// What failed (failed jobs only).
+  public var error: GlassError?
+  /// The PNG's size in bytes (rendered jobs).
+  public var bytes = 0
+  /// `gpu` or `cpu`: the backend that rendered it.
+  public var backend: String?
+  /// Milliseconds in each stage.
+  public var timings = BatchTimings()
+
+  /// The job's line in a report (docs/batch-format.md).
+  public var reportLine: String {
+    var members: [(String, JSONValue)] = [("id", .string(id))]
+    if let line { members.append(("line", .number(Double(line)))) }
+    if let scene { members.append(("scene", .string(scene))) }
+    if let output { members.append(("output", .string(output))) }
+    members.append(("status", .string(status.rawValue)))
+    if let phase { members.append(("phase", .string(phase.rawValue))) }
+    if let error { members.append(("error", .string(error.description))) }
+    if status == .rendered {
+      members.append(("bytes", .number(Double(bytes))))
+      if let backend { members.append(("backend", .string(backend))) }
+      func ms(_ value: Double) -> JSONValue { .number((value * 1000).rounded() / 1000) }
+      members.append(
+        (
+          "timings",
+          .object([
+            ("prepare_ms", ms(timings.prepareMilliseconds)), ("wait_ms", ms(timings.waitMilliseconds)),
+            ("render_ms", ms(timings.renderMilliseconds)), ("encode_ms", ms(timings.encodeMilliseconds)),
+          ])
+        ))
+    }
+    return JSONValue.object(members).compactText
+  }
+}
+
+/// What a batch did, with where its time went.
+public struct BatchSummary: Sendable {
+  /// This shard's jobs.
+  public var jobs = 0
+  /// Jobs written.
+  public var rendered = 0
+  /// Jobs that failed.
+  public var failed = 0
+  /// Jobs `resume` skipped.
+  public var skipped = 0
+  /// From the first job taken to the last written.
+  public var wallSeconds = 0.0
+  /// The SIGINT or SIGTERM that stopped it early, if one did.
+  public var stoppedBySignal: Int32?
+  /// The sums over rendered jobs of each stage's milliseconds.
+  public var totals = BatchTimings()
+  /// Share of the wall time the renderer was busy (0 to 1).
+  public var rendererBusy = 0.0
+  /// Lookups the image cache answered.
+  public var cacheHits = 0
+  /// Lookups it did not.
+  public var cacheMisses = 0
+
+  /// Rendered jobs per second of wall time.
+  public var framesPerSecond: Double { wallSeconds > 0 ? Double(rendered) / wallSeconds : 0 }
+}
+
+/// Renders many jobs with one warm renderer: jobs are read and prepared, rendered
+/// (one at a time, on the renderer), and encoded and written, at the same time on
+/// different jobs, with short queues between the stages so that memory does not
+/// grow with the number of jobs. A job that fails, fails alone.
+public final class BatchRenderer: @unchecked Sendable {
+  /// The renderer every job renders on.
+  public let renderer: Renderer
+  /// What is done with each job.
+  public let options: BatchOptions
+  /// Images decoded and fitted for one job, kept for the next.
+  public let imageCache: ImageCache
+  private let stopLock = NSLock()
+  private var stopped = false
+
+  /// Starts the renderer for `options.backend`; throws when `.gpu` cannot start.
+  public convenience init(options: BatchOptions) throws {
+    try self.init(renderer: Renderer(backend: options.backend), options: options)
+  }
+
+  /// A batch on a renderer made already.
+  public init(renderer: Renderer, options: BatchOptions) {
+    self.renderer = renderer
+    self.options = options
+    imageCache = ImageCache(capacityBytes: options.imageCacheBytes)
+  }
+
+  /// Stops taking jobs: the jobs taken already finish, `run` returns.
+  public func stop() {
+    stopLock.withLock { stopped = true }
+  }
+
+  private var isStopped: Bool {
+    stopLock.withLock { stopped } || PNGCodec.OutputFile.stopSignal != nil
+  }
+
+  /// Renders `jobs`; results arrive as jobs end (not in job order).
+  public func results(for jobs: [BatchJob]) -> AsyncStream<BatchResult> {
+    AsyncStream { continuation in
+      let thread = Thread { [self] in
+        _ = run(jobs.map { .job($0) }) { continuation.yield($0) }
+        continuation.finish()
+      }
+      thread.name = "glass-gpu batch"
+      thread.start()
+    }
+  }
+
+  /// Renders every entry of this shard, calling `onResult` (one call at a time)
+  /// as each job ends, and returns when all have ended or, after `stop()` or a
+  /// deferred SIGINT or SIGTERM, when the jobs taken have ended.
+  public func run(_ entries: some Sequence<BatchEntry>, onResult: (BatchResult) -> Void) -> BatchSummary {
+    let start = Date()
+    return withoutActuallyEscaping(onResult) { onResult in
+      let state = RunState(onResult: onResult)
+      runStages(entries, state)
+      // The stages' threads may outlive `group.wait()` by a moment, holding `state`.
+      state.forgetOnResult()
+      var summary = state.summary
+      summary.wallSeconds = Date().timeIntervalSince(start)
+      summary.rendererBusy = summary.wallSeconds > 0 ? min(1, state.renderBusySeconds / summary.wallSeconds) : 0
+      summary.stoppedBySignal = PNGCodec.OutputFile.stopSignal
+      summary.cacheHits = imageCache.hits
+      summary.cacheMisses = imageCache.misses
+      return summary
+    }
+  }
+
+  /// What the stages of one run share: the summary so far and the caller's
+  /// `onResult`, called under the lock.
+  private final class RunState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var onResult: ((BatchResult) -> Void)?
+    private(set) var summary = BatchSummary()
+    var renderBusySeconds = 0.0
+
+    init(onResult: @escaping (BatchResult) -> Void) { self.onResult = onResult }
+
+    func forgetOnResult() { lock.withLock { onResult = nil } }
+
+    func counted() { lock.withLock { summary.jobs += 1 } }
+
+    func deliver(_ result: BatchResult) {
+      lock.withLock {
+        switch result.status {
+        case .rendered:
+          summary.rendered += 1
+          summary.totals.prepareMilliseconds += result.timings.prepareMilliseconds
+          summary.totals.waitMilliseconds += result.timings.waitMilliseconds
+          summary.totals.renderMilliseconds += result.timings.renderMilliseconds
+          summary.totals.encodeMilliseconds += result.timings.encodeMilliseconds
+        case .failed: summary.failed += 1
+        case .skipped: summary.skipped += 1
+        }
+        onResult?(result)
+      }
+    }
+  }
+
+  private func runStages(_ entries: some Sequence<BatchEntry>, _ state: RunState) {
+    let workers = max(1, options.jobs)
+    let toPrepare = BoundedQueue<Taken>(capacity: workers * 2)
+    let toRender = BoundedQueue<Prepared>(capacity: 2)
+    let toWrite = BoundedQueue<Rendered>(capacity: workers)
+    let group = DispatchGroup()
+    let preparing = Counter(workers)
+
+    for index in 0..<workers {
+      spawn("glass-gpu prepare \(index)", group) { [self] in
+        while let taken = toPrepare.pop() {
+          switch prepare(taken) {
+          case .ready(let prepared): toRender.push(prepared)
+          case .failed(let result): state.deliver(result)
+          }
+        }
+        if preparing.decrement() == 0 { toRender.close() }
+      }
+    }
+    spawn("glass-gpu render", group) { [self] in
+      while var prepared = toRender.pop() {
+        prepared.result.timings.waitMilliseconds = milliseconds(since: prepared.queued)
+        let renderStart = Date()
+        var timings = RenderTimings()
+        do {
+          let image = try renderer.render(prepared.render, timings: &timings)
+          prepared.result.timings.renderMilliseconds = milliseconds(since: renderStart)
+          prepared.result.backend = timings.fallbackReason == nil ? renderer.backendName : "cpu"
+          toWrite.push(Rendered(result: prepared.result, output: prepared.output, image: image))
+        } catch {
+          var result = prepared.result
+          result.status = .failed
+          result.phase = .render
+          result.error = Self.glassError(error, naming: result)
+          state.deliver(result)
+        }
+        state.renderBusySeconds += Date().timeIntervalSince(renderStart)
+      }
+      toWrite.close()
+    }
+    for index in 0..<workers {
+      spawn("glass-gpu write \(index)", group) { [self] in
+        while let rendered = toWrite.pop() {
+          state.deliver(write(rendered))
+        }
+      }
+    }
+
+    // This thread takes the jobs: this shard's, in order, until stopped.
+    var ordinal = -1
+    for entry in entries {
+      if isStopped { break }
+      ordinal += 1
+      if let shard = options.shard, !shard.contains(ordinal) { continue }
+      state.counted()
+      switch entry {
+      case .invalid(let id, let line, let output, let error):
+        state.deliver(
+          BatchResult(
+            ordinal: ordinal, id: id, line: line, output: output, status: .failed, phase: .read, error: error))
+      case .job(let job):
+        var result = BatchResult(
+          ordinal: ordinal, id: job.id, line: job.line, scene: job.scenePath, output: job.output, status: .rendered)
+        if options.resume && Self.exists(job.output) {
+          result.status = .skipped
+          state.deliver(result)
+          continue
+        }
+        toPrepare.push(Taken(job: job, result: result))
+      }
+    }
+    toPrepare.close()
+    group.wait()
+  }
+
+  // MARK: The stages
+
+  private struct Taken {
+    var job: BatchJob
+    var result: BatchResult
+  }
+
+  private struct Prepared {
+    var result: BatchResult
+    var render: PreparedRender
+    var output: PNGCodec.OutputFile
+    var queued: Date
+  }
+
+  private enum PrepareOutcome {
+    case ready(Prepared)
+    case failed(BatchResult)
+  }
+
+  private struct Rendered {
+    var result: BatchResult
+    var output: PNGCodec.OutputFile
+    var image: RGBAImage
+  }
+
+  /// Reads the scene and its images, prepares the render and reserves the output.
+  private func prepare(_ taken: Taken) -> PrepareOutcome {
+    let job = taken.job
+    var result = taken.result
+    let start = Date()
+    var phase = BatchPhase.read
+    do {
+      var file: SceneFile
+      switch job.scene {
+      case .file(let path): file = try SceneFile(path: path)
+      case .scene(let scene, let directory):
+        file = SceneFile(scene: scene, directory: directory)
+        file.path = "\(job.origin ?? "job \(job.id)"): scene"
+      }
+      if let scale = job.scale ?? options.scale, scale != file.scene.scale {
+        file.scene.scale = scale
+        do {
+          try file.scene.validate()
+        } catch let error as GlassError {
+          throw GlassError(error.code, "\(file.path) at scale \(scale): \(error.message)", cause: error.cause)
+        }
+      }
+      phase = .prepare
+      try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: options.maxPixels, what: "\(file.path): the canvas")
+      let images = try file.loadImages(maxPixels: options.maxPixels, cache: imageCache)
+      let prepared = try Renderer.prepare(
+        file.scene, images: images, depth: job.depth ?? options.depth, maxPixels: options.maxPixels)
+      phase = .write
+      let output = try Self.reserve(job.output)
+      try output.checkDistinct(
+        from: (job.scenePath.map { [$0] } ?? []) + file.scene.imageReferences.map { file.resolve($0.path) })
+      result.timings.prepareMilliseconds = milliseconds(since: start)
+      return .ready(Prepared(result: result, render: prepared, output: output, queued: Date()))
+    } catch {
+      result.status = .failed
+      result.phase = phase
+      result.error = Self.glassError(error, naming: result)
+      return .failed(result)
+    }
+  }
+
+  /// Encodes and writes a rendered job.
+  private func write(_ rendered: Rendered) -> BatchResult {
+    var result = rendered.result
+    let start = Date()
+    do {
+      try rendered.output.write(rendered.image, compression: options.compression)
+      result.timings.encodeMilliseconds = milliseconds(since: start)
+      var info = stat()
+      if stat(rendered.output.target, &info) == 0 { result.bytes = Int(info.st_size) }
+    } catch {
+      result.status = .failed
+      result.phase = .write
+      result.error = Self.glassError(error, naming: result)
+    }
+    return result
+  }
+
+  /// Reserves an output, making its folder first.
+  static func reserve(_ path: String) throws -> PNGCodec.OutputFile {
+    let folder = (path as NSString).deletingLastPathComponent
+    if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
+      do {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      } catch {
+        throw GlassError(
+          .outputFailure, "cannot write \(path): the folder \(folder) cannot be made; name a folder you can write",
+          cause: (error as NSError).localizedDescription)
+      }
+    }
+    return try PNGCodec.OutputFile(path: path)
+  }
+
+  /// True when `path` names a file (the output of an earlier run).
+  static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+  }
+
+  /// `error` as a GlassError whose message starts with the scene file's name.
+  static func glassError(_ error: Error, naming result: BatchResult) -> GlassError {
+    guard let error = error as? GlassError else { return GlassError(.renderFailure, "\(error)") }
+    if let scene = result.scene, !error.message.hasPrefix(scene) {
+      return GlassError(error.code, "\(scene): \(error.message)", cause: error.cause)
+    }
+    return error
+  }
+}
+
+/// Milliseconds since `start`.
+private func milliseconds(since start: Date) -> Double {
+  Date().timeIntervalSince(start) * 1000
+}
+
+/// Starts a named thread in `group`.
+private func spawn(_ name: String, _ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
+  group.enter()
+  let thread = Thread {
+    body()
+    group.leave()
+  }
+  thread.name = name
+  thread.start()
+}
+
+/// A count shared by threads.
+private final class Counter: @unchecked Sendable {
+  private var value: Int
+  private let lock = NSLock()
+  init(_ value: Int) { self.value = value }
+  func decrement() -> Int {
+    lock.withLock {
+      value -= 1; return value
+    }
+  }
+}
+
+/// A first-in first-out queue of at most `capacity` items between threads: `push`
+/// waits while it is full, `pop` while it is empty and open.
+final class BoundedQueue<Element>: @unchecked Sendable {
+  private var items: [Element] = []
+  private var head = 0
+  private var closed = false
+  private let capacity: Int
+  private let condition = NSCondition()
+
+  init(capacity: Int) { self.capacity = max(1, capacity) }
+
+  func push(_ item: Element) {
+    condition.lock()
+    while items.count - head >= capacity { condition.wait() }
+    items.append(item)
+    condition.broadcast()
+    condition.unlock()
+  }
+
+  /// The next item, or nil once the queue is closed and empty.
+  func pop() -> Element? {
+    condition.lock()
+    defer { condition.unlock() }
+    while items.count == head && !closed { condition.wait() }
+    guard items.count > head else { return nil }
+    let item = items[head]
+    head += 1
+    if head > 64 && head * 2 > items.count {
+      items.removeFirst(head)
+      head = 0
+    }
+    condition.broadcast()
+    return item
+  }
+
+  /// No more pushes: pops drain what is left, then return nil.
+  func close() {
+    condition.lock()
+    closed = true
+    condition.broadcast()
+    condition.unlock()
+  }
+}

@@ -1,0 +1,259 @@
+import ArgumentParser
+import Foundation
+import GLESGlass
+
+struct Batch: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Render many scenes in one process: scene files, folders of them, or a JSON Lines manifest.",
+    discussion: """
+      One renderer stays warm for every job; jobs are read and prepared, rendered,
+      and encoded on several threads at once. A job that fails (a bad scene or
+      manifest line, a missing image, a canvas too large, an unwritable output)
+      fails alone; every other job renders. Exit status: 0 when all rendered or
+      were skipped, 1 when any failed, 64 for a bad command line, 130/143 when
+      stopped by SIGINT/SIGTERM (jobs in flight finish and the report is written;
+      a second signal stops at once). The manifest and report formats are in
+      docs/batch-format.md.
+
+      Examples:
+        glass-gpu batch Assets/scenes -o out/scenes
+        glass-gpu batch --manifest jobs.jsonl -o out --report out/report.jsonl --resume
+        generate-jobs | glass-gpu batch --manifest - -o out --backend cpu
+        glass-gpu batch --manifest jobs.jsonl -o out --shard "$JOB_COMPLETION_INDEX/4"
+      """)
+
+  @Argument(help: "Scene files, or folders whose *.json files are rendered to the same relative paths under -o.")
+  var inputs: [String] = []
+
+  @Option(help: ArgumentHelp("A JSON Lines manifest, one job per line; - reads standard input.", valueName: "file"))
+  var manifest: String?
+
+  @Option(name: .shortAndLong, help: ArgumentHelp("The folder outputs go to (made if missing).", valueName: "dir"))
+  var output: String
+
+  @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
+  var backend: BackendChoice = .auto
+
+  @Option(help: "Threads that prepare and that encode jobs (default: the cores).")
+  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+  @Option(
+    name: .customLong("report"), help: ArgumentHelp("Write one JSON line per job here as jobs end.", valueName: "file"))
+  var reportPath: String?
+
+  @Flag(help: "Skip every job whose output exists (after an interrupted run).")
+  var resume = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Render only job k with k mod N = I (I from 0 to N-1): N processes cover the jobs once.", valueName: "I/N"))
+  var shard: String?
+
+  @Flag(help: "No progress line and no summary (errors are still printed).")
+  var quiet = false
+
+  @Option(help: ArgumentHelp("Pixels per point for every job, unless its manifest line says.", valueName: "1|2|3"))
+  var scale: Int?
+
+  @Option(help: ArgumentHelp("Bits per channel, unless a manifest line says.", valueName: "8|16"))
+  var depth: Int = 8
+
+  @Option(
+    help: ArgumentHelp("Compression level of the PNGs: 0 (stored, fastest) to 12 (smallest).", valueName: "0-12"))
+  var compression: Int = PNGCodec.defaultCompression
+
+  @Option(help: "A job whose images or canvas are over this many pixels fails.")
+  var maxPixels: Int = PNGCodec.defaultMaxPixels
+
+  @Option(
+    help: ArgumentHelp("Keep at most this many MiB of decoded and fitted images for later jobs.", valueName: "MiB"))
+  var imageCache: Int = 256
+
+  func validate() throws {
+    guard !inputs.isEmpty || manifest != nil else {
+      throw ValidationError("name scene files or folders, or a manifest with --manifest FILE (- for standard input)")
+    }
+    guard !output.isEmpty else { throw ValidationError("-o is empty; name the folder outputs go to") }
+    var info = stat()
+    if stat(output, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+      throw ValidationError("-o \(output) is not a folder; name the folder outputs go to")
+    }
+    if let scale, ![1, 2, 3].contains(scale) { throw ValidationError("--scale is \(scale); give 1, 2 or 3") }
+    guard depth == 8 || depth == 16 else { throw ValidationError("--depth is \(depth); give 8 or 16") }
+    guard (0...12).contains(compression) else { throw ValidationError("--compression is \(compression); give 0 to 12") }
+    guard maxPixels > 0 && maxPixels <= PNGCodec.maximumMaxPixels else {
+      throw ValidationError("--max-pixels is \(maxPixels); give 1 to \(PNGCodec.maximumMaxPixels)")
+    }
+    guard (1...256).contains(jobs) else { throw ValidationError("--jobs is \(jobs); give 1 to 256") }
+    guard (0...(1 << 20)).contains(imageCache) else {
+      throw ValidationError("--image-cache is \(imageCache) MiB; give 0 to \(1 << 20)")
+    }
+    if let shard {
+      do {
+        _ = try BatchShard(parsing: shard)
+      } catch let error as GlassError {
+        throw ValidationError("--shard: \(error.message)")
+      }
+    }
+  }
+
+  func run() throws {
+    var options = BatchOptions()
+    options.backend = backend
+    options.jobs = jobs
+    options.depth = depth == 16 ? .sixteen : .eight
+    options.scale = scale
+    options.compression = compression
+    options.maxPixels = maxPixels
+    options.resume = resume
+    options.shard = try shard.map { try BatchShard(parsing: $0) }
+    options.imageCacheBytes = imageCache << 20
+
+    // Stop requests end the run between jobs, not in the middle of one.
+    PNGCodec.OutputFile.deferStops(true)
+    var fileJobs: [BatchJob] = []
+    try reportingErrors {
+      try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+      fileJobs = try inputs.flatMap(jobs(for:))
+    }
+    let manifestJobs: BatchManifest?
+    var total: Int? = fileJobs.count
+    switch manifest {
+    case nil: manifestJobs = nil
+    case "-":
+      manifestJobs = BatchManifest.standardInput(outputDirectory: output)
+      total = nil
+    case let path?:
+      var opened: BatchManifest?
+      try reportingErrors { opened = try BatchManifest(path: path, outputDirectory: output) }
+      manifestJobs = opened
+      total = BatchManifest.countJobs(path: path).map { fileJobs.count + $0 }
+    }
+    if let shard = options.shard, let all = total {
+      total = (all - shard.index + shard.count - 1) / shard.count
+    }
+
+    var started: BatchRenderer?
+    try reportingErrors { started = try BatchRenderer(options: options) }
+    guard let batch = started else { return }
+    defer { batch.renderer.close() }
+    if let reason = batch.renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
+
+    let reportFile = try reportPath.map { path in
+      guard let file = fopen(path, "w") else {
+        report("cannot write the report \(path): \(String(cString: strerror(errno))); name a file you can write")
+        throw ExitCode(1)
+      }
+      return file
+    }
+    let progress = Progress(total: total, quiet: quiet)
+    let listed = AnySequence(fileJobs.map { BatchEntry.job($0) })
+    let entries = manifestJobs.map { AnySequence([listed, AnySequence($0)].joined()) } ?? listed
+    let summary = batch.run(entries) { result in
+      if let reportFile {
+        fputs(result.reportLine + "\n", reportFile)
+        fflush(reportFile)
+      }
+      if result.status == .failed, let error = result.error {
+        progress.clearLine()
+        report(error.description)
+      }
+      progress.ended(result)
+    }
+    if let reportFile { fclose(reportFile) }
+    progress.finish(summary, backend: batch.renderer.backendName)
+    batch.renderer.close()
+    if let signal = summary.stoppedBySignal { PNGCodec.OutputFile.end(bySignal: signal) }
+    if summary.failed > 0 { throw ExitCode(1) }
+  }
+
+  /// The jobs an input names: a scene file, or every scene file under a folder.
+  func jobs(for input: String) throws -> [BatchJob] {
+    var info = stat()
+    guard stat(input, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+      let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+      return [
+        BatchJob(id: input, scene: .file(input), output: (output as NSString).appendingPathComponent(name + ".png"))
+      ]
+    }
+    guard let walker = FileManager.default.enumerator(atPath: input) else {
+      throw GlassError(.fileUnreadable, "cannot read the folder \(input); check its permissions")
+    }
+    var found: [String] = []
+    while let relative = walker.nextObject() as? String {
+      if relative.hasSuffix(".json") { found.append(relative) }
+    }
+    return found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { relative in
+      let path = (input as NSString).appendingPathComponent(relative)
+      let png = (relative as NSString).deletingPathExtension + ".png"
+      return BatchJob(id: path, scene: .file(path), output: (output as NSString).appendingPathComponent(png))
+    }
+  }
+}
+
+/// The live progress line on a terminal, a plain line every 5 seconds otherwise,
+/// and the summary at the end; nothing but errors with `--quiet`.
+final class Progress {
+  private let total: Int?
+  private let quiet: Bool
+  private let terminal = isatty(STDERR_FILENO) == 1
+  private let start = Date()
+  private var lastPrinted = Date()
+  private var done = 0
+  private var failed = 0
+  private var shown = false
+
+  init(total: Int?, quiet: Bool) {
+    self.total = total
+    self.quiet = quiet
+  }
+
+  /// Called as each job ends.
+  func ended(_ result: BatchResult) {
+    done += 1
+    if result.status == .failed { failed += 1 }
+    guard !quiet else { return }
+    let now = Date()
+    if terminal {
+      guard now.timeIntervalSince(lastPrinted) > 0.1 || done == total else { return }
+      FileHandle.standardError.write(Data(("\r\u{1B}[K" + line(now)).utf8))
+      shown = true
+    } else {
+      guard now.timeIntervalSince(lastPrinted) >= 5 else { return }
+      FileHandle.standardError.write(Data((line(now) + "\n").utf8))
+    }
+    lastPrinted = now
+  }
+
+  /// Removes the live line before another line is printed.
+  func clearLine() {
+    if terminal && shown {
+      FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+      shown = false
+    }
+  }
+
+  private func line(_ now: Date) -> String {
+    let seconds = now.timeIntervalSince(start)
+    let rate = seconds > 0 ? Double(done) / seconds : 0
+    var text = "batch: \(done)\(total.map { "/\($0)" } ?? "") done, \(failed) failed, "
+    text += String(format: "%.1f frames/s", rate)
+    if let total, rate > 0, done < total {
+      text += String(format: ", %.0f s left", Double(total - done) / rate)
+    }
+    return text
+  }
+
+  /// The summary line.
+  func finish(_ summary: BatchSummary, backend: String) {
+    clearLine()
+    guard !quiet else { return }
+    let stopped = summary.stoppedBySignal.map { " (stopped by signal \($0); --resume renders the rest)" } ?? ""
+    FileHandle.standardError.write(
+      Data(
+        ("batch: \(count(summary.jobs, "job")), \(summary.rendered) rendered, \(summary.failed) failed, "
+          + "\(summary.skipped) skipped in "
+          + String(format: "%.1f s (%.1f frames/s, %@)", summary.wallSeconds, summary.framesPerSecond, backend)
+          + stopped + "\n").utf8))
+  }
+}
