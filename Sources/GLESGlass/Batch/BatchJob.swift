@@ -165,7 +165,15 @@ public struct BatchManifest: Sequence, Sendable {
       } catch {
         throw GlassError(.invalidScene, "column \(error.column): \(error.message); each line must be one JSON object")
       }
-      let o = try JSONNode(value: value, path: "").object(["scene", "output", "id", "scale", "depth"])
+      // The id first, so that a line failing for another field is named by it.
+      if case .object(let members) = value, let given = members.first(where: { $0.key == "id" })?.value {
+        switch given {
+        case .string(let text): id = text
+        case .number(let n) where n == n.rounded() && abs(n) < 1e15: id = String(Int(n))
+        default: break
+        }
+      }
+      let o = try JSONNode(value: value, path: "", root: "the line").object(["scene", "output", "id", "scale", "depth"])
       if let node = o["id"] {
         switch node.value {
         case .string(let text): id = text
@@ -197,7 +205,14 @@ public struct BatchManifest: Sequence, Sendable {
         scene = .file(Self.resolve(path, in: directory))
       case .object:
         let inline = try Scene(node: sceneNode)
-        try inline.validate()
+        do {
+          try inline.validate()
+        } catch let error as GlassError {
+          // The scene's checks name paths from its root: put them under "scene".
+          let head = error.message.prefix { $0 != ":" }
+          let path = head.contains(" ") || head.count == error.message.count ? "scene: " : "scene."
+          throw GlassError(error.code, path + error.message, cause: error.cause)
+        }
         scene = .scene(inline, directory: directory)
       default:
         throw sceneNode.fail("expected a scene file's path or a scene object, found \(sceneNode.value.kind)")

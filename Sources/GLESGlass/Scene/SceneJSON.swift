@@ -7,9 +7,11 @@ import Foundation
 struct JSONNode {
   let value: JSONValue
   let path: String
+  /// What the document is called in an error about its root.
+  var root = "the scene"
 
   func fail(_ message: String) -> GlassError {
-    GlassError(.invalidScene, "\(path.isEmpty ? "the scene" : path): \(message)")
+    GlassError(.invalidScene, "\(path.isEmpty ? root : path): \(message)")
   }
 
   func number() throws -> Double {

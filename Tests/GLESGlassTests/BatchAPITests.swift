@@ -1,0 +1,242 @@
+import Foundation
+import GLESGlass
+import GlassTestSupport
+import Testing
+
+// The batch API of the library (the CLI's batch tests are in BatchTests.swift):
+// the manifest reader, shards, the image cache, and a batch run through
+// `BatchRenderer` against renders of the same scenes one by one.
+
+/// A small scene showing `image` in two frames, with glass over it.
+private func sceneShowing(_ image: String, glassX: Double) -> Scene {
+  var scene = Scene(size: PointSize(width: 90, height: 60))
+  scene.scale = 1
+  scene.layers = [
+    .image(ImageLayer(source: image, frame: PointRect(x: 0, y: 0, width: 90, height: 60))),
+    .image(ImageLayer(source: image, frame: PointRect(x: 10, y: 30, width: 30, height: 20))),
+    .glass(GlassLayer(frame: PointRect(x: glassX, y: 10, width: 40, height: 24))),
+  ]
+  return scene
+}
+
+@Suite("Batch: the manifest")
+struct BatchManifestTests {
+  static let lines = [
+    #"{"scene": "a.json", "output": "a.png"}"#,
+    "",
+    #"{"scene": "/abs/b.json", "output": "/abs/out/b.png", "id": 42, "scale": 3, "depth": 16}"#,
+    #"{"scene": "c.json", "output": "c.png", "id": "named", "sceen": 1}"#,
+    #"{"scene": "c.json"}"#,
+    #"{"scene": {"version": 1, "size": {"width": 10, "height": -1}}, "output": "d.png"}"#,
+    #"{"scene": "e.json", "output": "e.png", "scale": 4}"#,
+    "[1, 2]",
+    #"{"scene": {"version": 1, "size": {"width": 10, "height": 10}}, "output": "f.png", "depth": 8}"#,
+  ]
+
+  @Test("each line is a job or fails alone, naming its line and field; paths resolve against their folders")
+  func lines() throws {
+    let manifest = BatchManifest(
+      text: Self.lines.joined(separator: "\n"), name: "jobs.jsonl", directory: "/m", outputDirectory: "/o")
+    let entries = Array(manifest)
+    #expect(entries.count == 8, "the blank line is skipped")
+    guard case .job(let a) = entries[0], case .job(let b) = entries[1] else {
+      Issue.record("lines 1 and 3 are jobs: \(entries)")
+      return
+    }
+    #expect(a.id == "1" && a.line == 1 && a.scenePath == "/m/a.json" && a.output == "/o/a.png")
+    #expect(a.scale == nil && a.depth == nil)
+    #expect(b.id == "42" && b.line == 3 && b.scenePath == "/abs/b.json" && b.output == "/abs/out/b.png")
+    #expect(b.scale == 3 && b.depth == .sixteen)
+    let failures: [(Int, String)] = [
+      (4, "sceen: unknown field"), (5, "the line: missing the field \"output\""), (6, "scene.size.height"), (7, "scale: 4 is not 1, 2 or 3"),
+      (8, "expected an object"),
+    ]
+    for (index, (line, says)) in failures.enumerated() {
+      guard case .invalid(let id, let number, _, let error) = entries[index + 2] else {
+        Issue.record("line \(line) is not a job: \(entries[index + 2])")
+        continue
+      }
+      #expect(number == line)
+      #expect(id == (line == 4 ? "named" : String(line)))
+      #expect(error.message.hasPrefix("jobs.jsonl:\(line): "), "\(error.message)")
+      #expect(error.message.contains(says), "line \(line): \(error.message)")
+    }
+    guard case .job(let f) = entries[7], case .scene(let scene, let directory) = f.scene else {
+      Issue.record("line 9 is an inline scene job: \(entries[7])")
+      return
+    }
+    #expect(scene.size == PointSize(width: 10, height: 10) && directory == "/m" && f.depth == .eight)
+  }
+
+  @Test("a manifest file is read line by line; a missing one is refused naming it")
+  func file() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("jobs.jsonl").path
+    try Data((Self.lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    #expect(BatchManifest.countJobs(path: path) == 8)
+    let entries = Array(try BatchManifest(path: path, outputDirectory: "out"))
+    #expect(entries.count == 8)
+    if case .job(let a) = entries[0] { #expect(a.scenePath == folder.appendingPathComponent("a.json").path) }
+    let error = #expect(throws: GlassError.self) {
+      try BatchManifest(path: folder.appendingPathComponent("nope.jsonl").path, outputDirectory: "out")
+    }
+    #expect(error?.message.contains("nope.jsonl") == true)
+  }
+}
+
+@Suite("Batch: shards")
+struct BatchShardTests {
+  @Test("N shards take every job exactly once; impossible shards are refused")
+  func shards() throws {
+    for count in 1...5 {
+      let shards = try (0..<count).map { try BatchShard(index: $0, count: count) }
+      for job in 0..<50 { #expect(shards.filter { $0.contains(job) }.count == 1) }
+    }
+    #expect(try BatchShard(parsing: "2/3") == BatchShard(index: 2, count: 3))
+    for bad in ["3/3", "1/0", "-1/2", "a/b", "1", "1/2/3"] {
+      #expect(throws: GlassError.self, "\(bad)") { try BatchShard(parsing: bad) }
+    }
+  }
+}
+
+@Suite("Batch: the image cache")
+struct ImageCacheTests {
+  @Test("an image shown by many jobs is decoded and fitted once; the cache stays within its bytes")
+  func sharedAcrossScenes() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try PNGCodec.write(ProceduralImages.landscape(width: 120, height: 80), to: folder.appendingPathComponent("p.png").path)
+    // The decoded image (8-bit: 4 bytes a pixel) and two fitted sizes (16-bit: 8).
+    let needed = 4 * 120 * 80 + 8 * (90 * 60 + 30 * 20)
+    let cache = ImageCache(capacityBytes: needed)
+    var renders: [RGBAImage] = []
+    let renderer = try Renderer(backend: .cpu)
+    for job in 0..<4 {
+      let file = SceneFile(scene: sceneShowing("p.png", glassX: Double(10 * job)), directory: folder.path)
+      let images = try file.loadImages(cache: cache)
+      var timings = RenderTimings()
+      renders.append(try renderer.render(file.scene, images: images, timings: &timings))
+      // The same render without the cache.
+      let alone = try renderer.render(file.scene, images: try file.loadImages(), timings: &timings)
+      #expect(renders[job] == alone, "job \(job): the cache changes no pixel")
+    }
+    #expect(cache.bytes <= needed)
+    // The first job misses the decoded image and both fits; later jobs hit both fits.
+    #expect(cache.misses == 3, "misses \(cache.misses)")
+    #expect(cache.hits == 3 * 3, "hits \(cache.hits)")
+
+    // Room for one fit only: the least recently used goes, and the bound holds.
+    let small = ImageCache(capacityBytes: 8 * 90 * 60)
+    let file = SceneFile(scene: sceneShowing("p.png", glassX: 0), directory: folder.path)
+    var timings = RenderTimings()
+    _ = try renderer.render(file.scene, images: try file.loadImages(cache: small), timings: &timings)
+    #expect(small.bytes <= 8 * 90 * 60)
+    #expect(small.bytes > 0)
+  }
+
+  @Test("a file changed between jobs is read again")
+  func changedFile() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("p.png").path
+    let cache = ImageCache(capacityBytes: 1 << 20)
+    let file = SceneFile(scene: sceneShowing("p.png", glassX: 0), directory: folder.path)
+    let renderer = try Renderer(backend: .cpu)
+    var timings = RenderTimings()
+    try PNGCodec.write(ProceduralImages.landscape(width: 120, height: 80), to: path)
+    let first = try renderer.render(file.scene, images: try file.loadImages(cache: cache), timings: &timings)
+    try PNGCodec.write(ProceduralImages.gradient(width: 100, height: 90), to: path)
+    let second = try renderer.render(file.scene, images: try file.loadImages(cache: cache), timings: &timings)
+    let fresh = try renderer.render(file.scene, images: try file.loadImages(), timings: &timings)
+    #expect(second == fresh)
+    #expect(second != first)
+  }
+}
+
+@Suite("Batch: the Swift API")
+struct BatchAPITests {
+  /// Jobs of small scenes sharing one image, some inline, one failing.
+  static func jobs(in folder: URL) throws -> [BatchJob] {
+    try PNGCodec.write(ProceduralImages.landscape(width: 120, height: 80), to: folder.appendingPathComponent("p.png").path)
+    let out = folder.appendingPathComponent("out")
+    var jobs = (0..<6).map { i in
+      BatchJob(
+        id: "job\(i)", scene: .scene(sceneShowing("p.png", glassX: Double(8 * i)), directory: folder.path),
+        output: out.appendingPathComponent("\(i).png").path, depth: i == 5 ? .sixteen : nil)
+    }
+    jobs.append(
+      BatchJob(
+        id: "missing", scene: .scene(sceneShowing("nope.png", glassX: 0), directory: folder.path),
+        output: out.appendingPathComponent("missing.png").path))
+    return jobs
+  }
+
+  @Test("results arrive as an AsyncStream; each output is the pixels of a render of its job alone")
+  func asyncResults() async throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let jobs = try Self.jobs(in: folder)
+    var options = BatchOptions()
+    options.backend = .cpu
+    options.jobs = 2
+    let batch = try BatchRenderer(options: options)
+    var results: [String: BatchResult] = [:]
+    for await result in batch.results(for: jobs) { results[result.id] = result }
+    #expect(results.count == jobs.count)
+    #expect(results["missing"]?.status == .failed && results["missing"]?.phase == .prepare)
+    #expect(results["missing"]?.error?.message.contains("nope.png") == true)
+    let renderer = try Renderer(backend: .cpu)
+    for job in jobs where job.id != "missing" {
+      #expect(results[job.id]?.status == .rendered, "\(job.id): \(String(describing: results[job.id]?.error))")
+      guard case .scene(let scene, let directory) = job.scene else { continue }
+      let file = SceneFile(scene: scene, directory: directory)
+      var timings = RenderTimings()
+      let alone = try renderer.render(
+        scene, images: try file.loadImages(), depth: job.depth ?? .eight, timings: &timings)
+      #expect(try PNGCodec.read(path: job.output).image == alone, "\(job.id)")
+      #expect(results[job.id]?.bytes == (try FileManager.default.attributesOfItem(atPath: job.output)[.size] as? Int))
+    }
+    #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/missing.png").path))
+  }
+
+  @Test(
+    "on the GPU a long batch returns every GL object, pooled texture and file descriptor it took",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func resourcesReturn() throws {
+    TestGPU.ownBackends.lock()
+    defer { TestGPU.ownBackends.unlock() }
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let jobs = try Self.jobs(in: folder)
+    var options = BatchOptions()
+    options.backend = .gpu
+    options.jobs = 2
+    let batch = try BatchRenderer(options: options)
+    defer { batch.renderer.close() }
+    guard let gles = batch.renderer.gles else {
+      Issue.record("a GPU batch renders on the GPU")
+      return
+    }
+    // Other suites open files meanwhile (tests run in parallel): count the
+    // descriptors that lead into this test's folder, which only the batch opens.
+    func descriptors() throws -> Int {
+      try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter { fd in
+        let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)")
+        return target?.hasPrefix(folder.path) == true
+      }.count
+    }
+    // One warm-up run makes the programs and fills the pool.
+    _ = batch.run(jobs.map { .job($0) }) { _ in }
+    let counts = try gles.objectCounts()
+    let open = try descriptors()
+    for _ in 0..<5 {
+      let summary = batch.run(jobs.map { .job($0) }) { _ in }
+      #expect(summary.rendered == 6 && summary.failed == 1)
+    }
+    #expect(try gles.objectCounts() == counts)
+    #expect(try descriptors() == open)
+    #expect(open == 0, "no file of the batch stays open between runs")
+    #expect(counts.poolInUse == 0)
+  }
+}
