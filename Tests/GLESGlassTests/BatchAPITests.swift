@@ -48,7 +48,8 @@ struct BatchManifestTests {
     #expect(b.id == "42" && b.line == 3 && b.scenePath == "/abs/b.json" && b.output == "/abs/out/b.png")
     #expect(b.scale == 3 && b.depth == .sixteen)
     let failures: [(Int, String)] = [
-      (4, "sceen: unknown field"), (5, "the line: missing the field \"output\""), (6, "scene.size.height"), (7, "scale: 4 is not 1, 2 or 3"),
+      (4, "sceen: unknown field"), (5, "the line: missing the field \"output\""), (6, "scene.size.height"),
+      (7, "scale: 4 is not 1, 2 or 3"),
       (8, "expected an object"),
     ]
     for (index, (line, says)) in failures.enumerated() {
@@ -106,7 +107,8 @@ struct ImageCacheTests {
   func sharedAcrossScenes() throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    try PNGCodec.write(ProceduralImages.landscape(width: 120, height: 80), to: folder.appendingPathComponent("p.png").path)
+    try PNGCodec.write(
+      ProceduralImages.landscape(width: 120, height: 80), to: folder.appendingPathComponent("p.png").path)
     // The decoded image (8-bit: 4 bytes a pixel) and two fitted sizes (16-bit: 8).
     let needed = 4 * 120 * 80 + 8 * (90 * 60 + 30 * 20)
     let cache = ImageCache(capacityBytes: needed)
@@ -158,7 +160,8 @@ struct ImageCacheTests {
 struct BatchAPITests {
   /// Jobs of small scenes sharing one image, some inline, one failing.
   static func jobs(in folder: URL) throws -> [BatchJob] {
-    try PNGCodec.write(ProceduralImages.landscape(width: 120, height: 80), to: folder.appendingPathComponent("p.png").path)
+    try PNGCodec.write(
+      ProceduralImages.landscape(width: 120, height: 80), to: folder.appendingPathComponent("p.png").path)
     let out = folder.appendingPathComponent("out")
     var jobs = (0..<6).map { i in
       BatchJob(
