@@ -31,6 +31,7 @@ struct BatchManifestTests {
     #"{"scene": "e.json", "output": "e.png", "scale": 4}"#,
     "[1, 2]",
     #"{"scene": {"version": 1, "size": {"width": 10, "height": 10}}, "output": "f.png", "depth": 8}"#,
+    #"{"scene": "g.json", "output": "g.json"}"#,
   ]
 
   @Test("each line is a job or fails alone, naming its line and field; paths resolve against their folders")
@@ -38,7 +39,7 @@ struct BatchManifestTests {
     let manifest = BatchManifest(
       text: Self.lines.joined(separator: "\n"), name: "jobs.jsonl", directory: "/m", outputDirectory: "/o")
     let entries = Array(manifest)
-    #expect(entries.count == 8, "the blank line is skipped")
+    #expect(entries.count == 9, "the blank line is skipped")
     guard case .job(let a) = entries[0], case .job(let b) = entries[1] else {
       Issue.record("lines 1 and 3 are jobs: \(entries)")
       return
@@ -52,6 +53,11 @@ struct BatchManifestTests {
       (7, "scale: 4 is not 1, 2 or 3"),
       (8, "expected an object"),
     ]
+    if case .invalid(_, 10, _, let error) = entries[8] {
+      #expect(error.message == #"jobs.jsonl:10: output: "g.json" does not end in .png; name a .png file"#)
+    } else {
+      Issue.record("an output that is not a .png fails its line: \(entries[8])")
+    }
     for (index, (line, says)) in failures.enumerated() {
       guard case .invalid(let id, let number, _, let error) = entries[index + 2] else {
         Issue.record("line \(line) is not a job: \(entries[index + 2])")
@@ -75,9 +81,9 @@ struct BatchManifestTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let path = folder.appendingPathComponent("jobs.jsonl").path
     try Data((Self.lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
-    #expect(BatchManifest.countJobs(path: path) == 8)
+    #expect(BatchManifest.countJobs(path: path) == 9)
     let entries = Array(try BatchManifest(path: path, outputDirectory: "out"))
-    #expect(entries.count == 8)
+    #expect(entries.count == 9)
     if case .job(let a) = entries[0] { #expect(a.scenePath == folder.appendingPathComponent("a.json").path) }
     let error = #expect(throws: GlassError.self) {
       try BatchManifest(path: folder.appendingPathComponent("nope.jsonl").path, outputDirectory: "out")
@@ -201,6 +207,28 @@ struct BatchAPITests {
       #expect(results[job.id]?.bytes == (try FileManager.default.attributesOfItem(atPath: job.output)[.size] as? Int))
     }
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/missing.png").path))
+  }
+
+  @Test("a job whose output another job writes already fails, naming that job; the first renders")
+  func duplicateOutputs() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let manifest = BatchManifest(
+      text: [0, 40, 0].map { x in
+        #"{"scene": {"version": 1, "size": {"width": 80, "height": 40}, "layers": [{"type": "glass", "frame": {"x": \#(x), "y": 0, "width": 40, "height": 40}}]}, "output": "\#(x).png"}"#
+      }.joined(separator: "\n"), name: "jobs.jsonl", directory: folder.path,
+      outputDirectory: folder.path)
+    var options = BatchOptions()
+    options.backend = .cpu
+    var results: [BatchResult] = []
+    let summary = try BatchRenderer(options: options).run(manifest) { results.append($0) }
+    #expect(summary.rendered == 2 && summary.failed == 1)
+    let failed = results.first { $0.status == .failed }
+    #expect(failed?.line == 3)
+    #expect(
+      failed?.error?.message
+        == "jobs.jsonl:3: \(folder.path)/0.png is also the output of the job of jobs.jsonl:1; give each job its own output"
+    )
   }
 
   @Test(

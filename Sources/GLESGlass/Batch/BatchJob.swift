@@ -121,7 +121,8 @@ public struct BatchManifest: Sequence, Sendable {
 
   /// A manifest held in memory (`text` is the JSON Lines).
   public init(text: String, name: String = "manifest", directory: String, outputDirectory: String) {
-    let all = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
+    // Split as a file is read: at each line feed byte ("\r\n" is one Character).
+    let all = Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map { Array($0) }
     self.init(
       name: name, directory: directory, outputDirectory: outputDirectory,
       lines: {
@@ -183,7 +184,10 @@ public struct BatchManifest: Sequence, Sendable {
       }
       let outputNode = try o.required("output")
       let outputPath = try outputNode.string()
-      guard !outputPath.isEmpty else { throw outputNode.fail("the output path is empty; name a .png file") }
+      // Only a .png: a job must not write over a scene file or a manifest.
+      guard outputPath.lowercased().hasSuffix(".png") else {
+        throw outputNode.fail("\"\(JSONNode.shortened(outputPath))\" does not end in .png; name a .png file")
+      }
       output = Self.resolve(outputPath, in: outputDirectory)
       var scale: Int?
       if let node = o["scale"] {

@@ -62,6 +62,8 @@ public struct BatchResult: Sendable {
   public var id: String
   /// The manifest line, for manifest jobs.
   public var line: Int?
+  /// Where the job was given (`jobs.jsonl:7`), when known.
+  public var origin: String?
   /// The scene file, when the job names one.
   public var scene: String?
   /// The PNG, when known.
@@ -278,7 +280,9 @@ public final class BatchRenderer: @unchecked Sendable {
       }
     }
 
-    // This thread takes the jobs: this shard's, in order, until stopped.
+    // This thread takes the jobs: this shard's, in order, until stopped. Two jobs
+    // writing one file would lose a render: the later one fails.
+    var outputs: [String: String] = [:]
     var ordinal = -1
     for entry in entries {
       if isStopped { break }
@@ -292,7 +296,18 @@ public final class BatchRenderer: @unchecked Sendable {
             ordinal: ordinal, id: id, line: line, output: output, status: .failed, phase: .read, error: error))
       case .job(let job):
         var result = BatchResult(
-          ordinal: ordinal, id: job.id, line: job.line, scene: job.scenePath, output: job.output, status: .rendered)
+          ordinal: ordinal, id: job.id, line: job.line, origin: job.origin, scene: job.scenePath, output: job.output,
+          status: .rendered)
+        if let first = outputs[job.output] {
+          result.status = .failed
+          result.phase = .read
+          result.error = Self.glassError(
+            GlassError(.outputFailure, "\(job.output) is also the output of \(first); give each job its own output"),
+            naming: result)
+          state.deliver(result)
+          continue
+        }
+        outputs[job.output] = job.origin.map { "the job of \($0)" } ?? "job \(job.id)"
         if options.resume && Self.exists(job.output) {
           result.status = .skipped
           state.deliver(result)
@@ -409,11 +424,15 @@ public final class BatchRenderer: @unchecked Sendable {
     return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
   }
 
-  /// `error` as a GlassError whose message starts with the scene file's name.
+  /// `error` as a GlassError whose message starts with where the job was given
+  /// (`jobs.jsonl:7: `), then the scene file's name.
   static func glassError(_ error: Error, naming result: BatchResult) -> GlassError {
-    guard let error = error as? GlassError else { return GlassError(.renderFailure, "\(error)") }
+    guard var error = error as? GlassError else { return GlassError(.renderFailure, "\(error)") }
     if let scene = result.scene, !error.message.hasPrefix(scene) {
-      return GlassError(error.code, "\(scene): \(error.message)", cause: error.cause)
+      error = GlassError(error.code, "\(scene): \(error.message)", cause: error.cause)
+    }
+    if let origin = result.origin, !error.message.hasPrefix(origin + ":") {
+      error = GlassError(error.code, "\(origin): \(error.message)", cause: error.cause)
     }
     return error
   }
