@@ -232,6 +232,44 @@ struct BatchAPITests {
   }
 
   @Test(
+    "on the GPU a source uploaded for one render serves the next render of the same image, never another image's",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func keptSources() throws {
+    TestGPU.ownBackends.lock()
+    defer { TestGPU.ownBackends.unlock() }
+    let renderer = try Renderer(backend: .gpu)
+    defer { renderer.close() }
+    let gles = try #require(renderer.gles)
+    let scene = sceneShowing("p.png", glassX: 20)
+    var timings = RenderTimings()
+    let a = SceneImages(["p.png": ProceduralImages.landscape(width: 120, height: 80)])
+    let first = try renderer.render(scene, images: a, timings: &timings)
+    let kept = try gles.objectCounts()
+    #expect(kept.keptSources == 2, "both fitted copies are kept: \(kept)")
+    // The same images again: nothing new is made, and the pixels are the same.
+    let again = try renderer.render(scene, images: a, timings: &timings) == first
+    #expect(again)
+    #expect(try gles.objectCounts() == kept)
+    // Another image of the same size, many times (its storage comes and goes):
+    // each render is that image's, as a fresh renderer draws it.
+    let fresh = try Renderer(backend: .gpu)
+    defer { fresh.close() }
+    for seed in 0..<6 {
+      let other = SceneImages(["p.png": ProceduralImages.gradient(width: 120, height: 80 + seed % 2)])
+      let image = try renderer.render(scene, images: other, timings: &timings)
+      try fresh.gles?.trimPool(toBytes: 0)  // nothing kept: this render uploads everything
+      let expected = try fresh.render(scene, images: other, timings: &timings)
+      // Compared outside #expect, which would print every sample.
+      let same = image == expected
+      let differs = image != first
+      #expect(same, "render \(seed) is the fresh renderer's")
+      #expect(differs, "render \(seed) is not the first image's")
+    }
+    try gles.trimPool(toBytes: 0)
+    #expect(try gles.objectCounts().keptSources == 0)
+  }
+
+  @Test(
     "on the GPU a long batch returns every GL object, pooled texture and file descriptor it took",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func resourcesReturn() throws {

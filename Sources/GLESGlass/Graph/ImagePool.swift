@@ -26,6 +26,11 @@ struct ImagePool<Image> {
   }
 
   /// Returns an image to the idle set.
+  /// Counts an image made elsewhere as handed out, so that its `recycle` pools it.
+  mutating func adopt(_ image: Image, _ descriptor: ImageDescriptor) {
+    inUse += 1
+  }
+
   mutating func recycle(_ image: Image, _ descriptor: ImageDescriptor) {
     precondition(inUse > 0, "recycling an image the pool did not hand out")
     inUse -= 1

@@ -145,6 +145,15 @@ public struct RGBAImage: Sendable, Equatable {
       samples = .sixteen(dst)
     }
   }
+
+  /// The address of the pixel storage, shared by the copies of this value that
+  /// share it (the GPU backend keeps source textures by it).
+  var storageAddress: UInt {
+    switch samples {
+    case .eight(let values): values.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    case .sixteen(let values): values.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+    }
+  }
 }
 
 extension RGBAImage {

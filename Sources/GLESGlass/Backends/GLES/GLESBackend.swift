@@ -37,10 +37,13 @@ public struct GLObjectCounts: Sendable, Equatable, CustomStringConvertible {
   public var poolInUse: Int
   /// Pooled images idle.
   public var poolIdle: Int
+  /// Source textures kept for later renders of the same images.
+  public var keptSources: Int = 0
 
   /// One line.
   public var description: String {
-    "textures \(textures), framebuffers \(framebuffers), programs \(programs), pool in use \(poolInUse), idle \(poolIdle)"
+    "textures \(textures), framebuffers \(framebuffers), programs \(programs), pool in use \(poolInUse), idle \(poolIdle), "
+      + "kept sources \(keptSources)"
   }
 }
 
@@ -98,7 +101,10 @@ public final class GLESBackend: @unchecked Sendable {
 
   /// Deletes idle pooled textures beyond `maxIdleBytes`.
   public func trimPool(toBytes maxIdleBytes: Int = 0) throws {
-    try onGLThread { state.trim(toBytes: maxIdleBytes) }
+    try onGLThread {
+      if maxIdleBytes == 0 { state.forgetKeptSources() }
+      state.trim(toBytes: maxIdleBytes)
+    }
   }
 
   /// Runs `body` on the GL thread, or throws when the backend has been closed.
@@ -119,13 +125,14 @@ extension GLESBackend: RenderBackend {
 
   func perform<T>(_ body: () throws -> T) throws -> T {
     try onGLThread {
+      state.renderCount += 1
       defer { state.trim(toBytes: GLESState.maxIdleBytes) }
       return try body()
     }
   }
 
   func upload(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> GLTexture {
-    try state.upload(source, as: descriptor)
+    try state.uploadKept(source, as: descriptor)
   }
 
   func makeOutput(_ descriptor: ImageDescriptor, target: inout RGBAImage) throws -> GLTexture {
@@ -137,6 +144,7 @@ extension GLESBackend: RenderBackend {
   }
 
   func recycle(_ image: GLTexture, _ descriptor: ImageDescriptor) {
+    guard !state.isKept(image) else { return }
     state.pool.recycle(image, descriptor)
   }
 
@@ -172,6 +180,32 @@ final class GLESState {
   private var liveFramebuffers = 0
   private var staging: [UInt16] = []
   private(set) var isTornDown = false
+
+  /// Source textures kept from one render to the next: an image a later render
+  /// imports again (the same pixel storage, as a batch's image cache hands out) is
+  /// not converted and uploaded again. An entry holds its image, so the storage
+  /// it is known by cannot be freed and reused by another image while it is kept.
+  private struct KeptSource {
+    var image: RGBAImage
+    var texture: GLTexture
+    var rects: [PixelRect]
+    var bytes: Int
+    var lastRender: Int
+  }
+
+  /// An image's pixel storage and the texture format it is uploaded as.
+  private struct SourceIdentity: Hashable {
+    var storage: UInt
+    var descriptor: ImageDescriptor
+  }
+
+  /// The most bytes of kept source textures.
+  static let maxKeptSourceBytes = 96 << 20
+  private var kept: [SourceIdentity: KeptSource] = [:]
+  private var keptNames: Set<GLuint> = []
+  private var keptBytes = 0
+  /// Renders begun, so that a source the current render uses is never evicted.
+  var renderCount = 0
 
   init(connection: EGLDisplayConnection) throws {
     self.connection = connection
@@ -267,7 +301,7 @@ final class GLESState {
   func counts() -> GLObjectCounts {
     GLObjectCounts(
       textures: liveTextures, framebuffers: liveFramebuffers, programs: programs.count,
-      poolInUse: pool.inUse, poolIdle: pool.idleCount)
+      poolInUse: pool.inUse, poolIdle: pool.idleCount, keptSources: kept.count)
   }
 
   // MARK: Images
@@ -310,6 +344,66 @@ final class GLESState {
     for texture in pool.trim(toBytes: maxIdleBytes) { delete(texture) }
   }
 
+  /// Deletes every kept source texture.
+  func forgetKeptSources() {
+    for entry in kept.values { delete(entry.texture) }
+    kept.removeAll()
+    keptNames.removeAll()
+    keptBytes = 0
+  }
+
+  func isKept(_ texture: GLTexture) -> Bool { keptNames.contains(texture.name) }
+
+  /// A source's texture: the kept one when this image was uploaded before (its
+  /// rects not uploaded yet are added), else a new upload, kept when it fits.
+  func uploadKept(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> GLTexture {
+    let identity = SourceIdentity(storage: source.image.storageAddress, descriptor: descriptor)
+    if var entry = kept[identity] {
+      let missing = source.rects.filter { rect in !entry.rects.contains { $0.contains(rect) } }
+      if !missing.isEmpty {
+        try upload(RenderGraph.SourceImport(image: source.image, rects: missing), into: entry.texture)
+        entry.rects += missing
+      }
+      entry.lastRender = renderCount
+      kept[identity] = entry
+      return entry.texture
+    }
+    let bytes = descriptor.byteCount
+    guard bytes <= Self.maxKeptSourceBytes / 4 else {
+      let texture = try acquire(descriptor)
+      try upload(source, into: texture)
+      return texture
+    }
+    // Room first, from the least recently used sources of earlier renders.
+    while keptBytes + bytes > Self.maxKeptSourceBytes,
+      let (oldest, entry) = kept.filter({ $0.value.lastRender != renderCount }).min(by: {
+        $0.value.lastRender < $1.value.lastRender
+      })
+    {
+      delete(entry.texture)
+      keptNames.remove(entry.texture.name)
+      keptBytes -= entry.bytes
+      kept[oldest] = nil
+    }
+    let texture = try makeTexture(descriptor)
+    do {
+      try upload(source, into: texture)
+    } catch {
+      delete(texture)
+      throw error
+    }
+    guard keptBytes + bytes <= Self.maxKeptSourceBytes else {
+      // Every kept source is in use by this render: this one goes back to the pool.
+      pool.adopt(texture, descriptor)
+      return texture
+    }
+    kept[identity] = KeptSource(
+      image: source.image, texture: texture, rects: source.rects, bytes: bytes, lastRender: renderCount)
+    keptNames.insert(texture.name)
+    keptBytes += bytes
+    return texture
+  }
+
   private func bindTarget(_ texture: GLTexture) throws {
     if texture.framebuffer == 0 {
       glGenFramebuffers(1, &texture.framebuffer)
@@ -330,8 +424,9 @@ final class GLESState {
 
   // MARK: Upload and readback
 
-  func upload(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> GLTexture {
-    let texture = try acquire(descriptor)
+  /// Converts and uploads `source`'s rects into `texture`.
+  func upload(_ source: RenderGraph.SourceImport, into texture: GLTexture) throws {
+    let descriptor = texture.descriptor
     let format = GLFormat(descriptor.format)
     glBindTexture(glEnum(GL_TEXTURE_2D), texture.name)
     let image = source.image
@@ -356,7 +451,6 @@ final class GLESState {
     }
     glPixelStorei(glEnum(GL_UNPACK_ROW_LENGTH), 0)
     try checkGLError("uploading a \(descriptor) source")
-    return texture
   }
 
   private func uploadRaw<T>(_ values: [T], rect: PixelRect, imageWidth: Int, format: GLFormat) {
@@ -530,6 +624,7 @@ final class GLESState {
   private func destroyContext() {
     guard !isTornDown else { return }
     isTornDown = true
+    forgetKeptSources()
     trim(toBytes: 0)
     for program in programs.values { program.delete() }
     programs.removeAll()
