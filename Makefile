@@ -6,7 +6,7 @@ SWIFT ?= swift
 SOURCES = Sources Tests Plugins Package.swift Fuzz/Sources Fuzz/Package.swift
 # Seconds of fuzzing per target (make fuzz FUZZ_SECONDS=1800), and which targets.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz-png fuzz-json fuzz-scene
+FUZZ_TARGETS ?= fuzz-png fuzz-json fuzz-manifest fuzz-scene
 
 .PHONY: all deps build release test fuzz sanitize lint format demo bench assets docs-images clean
 

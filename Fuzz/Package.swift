@@ -17,6 +17,9 @@ let package = Package(
     // JSON: the scene files' parser; what it reads, written back, reads the same.
     .executableTarget(
       name: "fuzz-json", dependencies: ["FuzzDriver", .product(name: "GLESGlass", package: "glass-gpu")]),
+    // Batch manifests: each line a job or a failure naming its line.
+    .executableTarget(
+      name: "fuzz-manifest", dependencies: ["FuzzDriver", .product(name: "GLESGlass", package: "glass-gpu")]),
     // Scenes: read, validate, write back and read again, then render small ones on the CPU.
     .executableTarget(
       name: "fuzz-scene", dependencies: ["FuzzDriver", .product(name: "GLESGlass", package: "glass-gpu")]),

@@ -20,7 +20,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 SCRATCH=${FUZZ_SCRATCH:-.build-fuzz}
 OUT=${FUZZ_OUT:-out/fuzz}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-json fuzz-scene)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-json fuzz-manifest fuzz-scene)
 
 scripts/ensure-deps.sh
 
