@@ -1,7 +1,8 @@
 import Foundation
-import GLESGlass
 import GlassTestSupport
 import Testing
+
+@testable import GLESGlass
 
 // The batch API of the library (the CLI's batch tests are in BatchTests.swift):
 // the manifest reader, shards, the image cache, and a batch run through
@@ -307,5 +308,64 @@ struct BatchAPITests {
     #expect(try descriptors() == open)
     #expect(open == 0, "no file of the batch stays open between runs")
     #expect(counts.poolInUse == 0)
+  }
+}
+
+@Suite("Batch: memory stays flat")
+struct BatchMemoryTests {
+  final class Payload: Sendable {}
+
+  @Test("a queue lets go of each item when it is popped, not when it is compacted")
+  func queueReleases() {
+    let queue = BoundedQueue<Payload>(capacity: 4)
+    weak var first: Payload?
+    do {
+      let payload = Payload()
+      first = payload
+      queue.push(payload)
+      queue.push(Payload())
+    }
+    let popped = queue.pop()
+    #expect(popped != nil)
+    _ = consume popped
+    #expect(first == nil, "the popped item is gone once its taker lets go")
+    queue.close()
+    #expect(queue.pop() != nil)
+    #expect(queue.pop() == nil)
+  }
+
+  @Test("a pool keeps only the sizes recent renders used")
+  func poolAges() {
+    var pool = ImagePool<Int>()
+    func render(_ width: Int) {
+      let descriptor = ImageDescriptor(size: PixelSize(width: width, height: 10), format: .linearHalf)
+      let image = pool.acquire(descriptor) { width }
+      pool.recycle(image, descriptor)
+      _ = pool.endRender()
+    }
+    for width in 1...50 { render(width) }
+    #expect(pool.idleCount <= 3, "idle \(pool.idleCount) after 50 renders of 50 sizes")
+    render(50)
+    render(50)
+    #expect(pool.idleCount >= 1, "the size every render uses stays")
+  }
+
+  @Test(
+    "on the GPU renders of varying sizes leave only recent sizes pooled",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func gpuPoolAges() throws {
+    TestGPU.ownBackends.lock()
+    defer { TestGPU.ownBackends.unlock() }
+    let renderer = try Renderer(backend: .gpu)
+    defer { renderer.close() }
+    let gles = try #require(renderer.gles)
+    var timings = RenderTimings()
+    var idle: [Int] = []
+    for width in stride(from: 40, to: 200, by: 8) {
+      let effect = BackgroundExtensionEffect(.init(leadingPixels: width / 4, trailingPixels: 10, sigmaPixels: 6))
+      _ = try renderer.render(effect, on: ProceduralImages.gradient(width: width, height: 30), timings: &timings)
+      idle.append(try gles.objectCounts().poolIdle)
+    }
+    #expect(idle.last ?? 0 <= 2 * (idle.first ?? 0) + 2, "idle textures by render: \(idle)")
   }
 }

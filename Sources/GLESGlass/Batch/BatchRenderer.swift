@@ -469,7 +469,7 @@ private final class Counter: @unchecked Sendable {
 /// A first-in first-out queue of at most `capacity` items between threads: `push`
 /// waits while it is full, `pop` while it is empty and open.
 final class BoundedQueue<Element>: @unchecked Sendable {
-  private var items: [Element] = []
+  private var items: [Element?] = []
   private var head = 0
   private var closed = false
   private let capacity: Int
@@ -490,10 +490,15 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     while items.count == head && !closed { condition.wait() }
-    guard items.count > head else { return nil }
-    let item = items[head]
+    guard items.count > head, let item = items[head] else { return nil }
+    // The slot lets go of the item now: a popped job's images must not stay
+    // alive in the queue until it is compacted.
+    items[head] = nil
     head += 1
-    if head > 64 && head * 2 > items.count {
+    if head == items.count {
+      items.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head >= 64 {
       items.removeFirst(head)
       head = 0
     }

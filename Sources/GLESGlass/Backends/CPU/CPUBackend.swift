@@ -93,7 +93,10 @@ extension CPUBackend: RenderBackend {
 
   func perform<T>(_ body: () throws -> T) throws -> T {
     lock.lock()
-    defer { lock.unlock() }
+    defer {
+      _ = pool.endRender()
+      lock.unlock()
+    }
     return try body()
   }
 

@@ -126,7 +126,7 @@ extension GLESBackend: RenderBackend {
   func perform<T>(_ body: () throws -> T) throws -> T {
     try onGLThread {
       state.renderCount += 1
-      defer { state.trim(toBytes: GLESState.maxIdleBytes) }
+      defer { state.endRender() }
       return try body()
     }
   }
@@ -342,6 +342,13 @@ final class GLESState {
 
   func trim(toBytes maxIdleBytes: Int) {
     for texture in pool.trim(toBytes: maxIdleBytes) { delete(texture) }
+  }
+
+  /// After each render: textures of sizes recent renders did not use are
+  /// deleted, then the idle ones beyond `maxIdleBytes`.
+  func endRender() {
+    for texture in pool.endRender() { delete(texture) }
+    trim(toBytes: Self.maxIdleBytes)
   }
 
   /// Deletes every kept source texture.
