@@ -9,7 +9,7 @@ struct Bench: ParsableCommand {
     commandName: "glass-gpu-bench",
     abstract: "Benchmarks of glass-gpu, and the procedural images they use.",
     subcommands: [
-      ExtendBench.self, ProcessBench.self, SceneBench.self, GlassScalingBench.self, HostileBench.self,
+      ExtendBench.self, ProcessBench.self, SceneBench.self, GlassScalingBench.self, HostileBench.self, BatchBench.self,
       ContactSheet.self,
       Generate.self, GenerateIcons.self,
     ],
@@ -49,6 +49,11 @@ struct ExtendBench: ParsableCommand {
       The image is a procedural 1920x1080 photo-like landscape; the canvas adds
       --inset pixels on each side (leading and trailing). Each configuration is
       rendered --warmup times, then timed --runs times; medians are printed.
+
+      Then, when python3 is found, scripts/peers.py times libvips and OpenCV on the
+      same image, insets and sigmas (each row says what it does), where their
+      Python modules are installed: pip install "pyvips[binary]"
+      opencv-python-headless numpy. They are never needed by glass-gpu.
       """)
 
   @Option(help: "Sigmas to time, in pixels.")
@@ -68,8 +73,11 @@ struct ExtendBench: ParsableCommand {
   @Flag(help: "Print JSON lines instead of a table.")
   var json = false
 
+  @Flag(inversion: .prefixedNo, help: "Time libvips and OpenCV too (scripts/peers.py), where python3 has them.")
+  var peers = true
+
   func run() throws {
-    let (image, _) = try benchmarkImage(width: width, height: height)
+    let (image, imagePath) = try benchmarkImage(width: width, height: height)
     if !json {
       print(
         "glass-gpu-bench extend: \(width)x\(height) landscape, \(inset) px each side, median of \(runs) runs after \(warmup) warm-up"
@@ -93,8 +101,8 @@ struct ExtendBench: ParsableCommand {
         let pass = try calibrationPass(renderer, image: image)
         print(
           String(
-            format: "%-8@ calibration: one full-frame %dx%d pass (1 bilinear tap, sRGB encode) = %.2f ms",
-            name as NSString, width, height, pass))
+            format: "%@ calibration: one full-frame %dx%d pass (1 bilinear tap, sRGB encode) = %.2f ms",
+            pad(name, 8), width, height, pass))
       }
       for s in sigma {
         let effect = BackgroundExtensionEffect(.init(leadingPixels: inset, trailingPixels: inset, sigmaPixels: s))
@@ -116,14 +124,57 @@ struct ExtendBench: ParsableCommand {
         } else {
           print(
             String(
-              format: "%-8@ %7.1f %8.2f ms %8.2f ms %10.2f ms %8.2f ms %8.2f ms", name as NSString, s, upload.median,
+              format: "%@ %7.1f %8.2f ms %8.2f ms %10.2f ms %8.2f ms %8.2f ms", pad(name, 8), s, upload.median,
               render.median, readback.median, sum.median, sum.minimum))
         }
       }
     }
+    if peers { runPeers(image: imagePath) }
   }
 
   func f(_ v: Double) -> String { String(format: "%.3f", v) }
+
+  /// Runs scripts/peers.py on the same image, insets, sigmas and run counts; its
+  /// rows (or rows saying which module is missing) follow ours.
+  func runPeers(image: String) {
+    func skip(_ reason: String) {
+      let record = JSONValue.object([("peers", .string("skipped")), ("reason", .string(reason))])
+      print(json ? record.compactText : "peers: skipped, \(reason)")
+    }
+    guard let script = peersScript() else { return skip("scripts/peers.py not found") }
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    guard
+      let python = path.split(separator: ":").map({ "\($0)/python3" }).first(where: {
+        FileManager.default.isExecutableFile(atPath: $0)
+      })
+    else { return skip("python3 not found") }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: python)
+    process.arguments =
+      [script, "--image", image, "--inset", "\(inset)", "--warmup", "\(warmup)", "--runs", "\(runs)", "--sigma"]
+      + sigma.map { "\($0)" } + (json ? ["--json"] : [])
+    fflush(nil)  // our rows before the script's
+    do {
+      try process.run()
+      process.waitUntilExit()
+    } catch {
+      return skip("python3 did not start (\(error))")
+    }
+    if process.terminationStatus != 0 { skip("scripts/peers.py exited \(process.terminationStatus)") }
+  }
+
+  /// scripts/peers.py in the current folder or in a folder above this binary.
+  func peersScript() -> String? {
+    var folders = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+    var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    for _ in 0..<6 {
+      folders.append(folder)
+      folder = folder.deletingLastPathComponent()
+    }
+    return folders.map { $0.appendingPathComponent("scripts/peers.py").path }.first {
+      FileManager.default.fileExists(atPath: $0)
+    }
+  }
 
   /// The median time of one pass over the whole frame, for scale: the machine's
   /// speed varies from run to run, and this pass is the unit DESIGN.md counts in.

@@ -1,0 +1,683 @@
+import ArgumentParser
+import Foundation
+import GLESGlass
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Times `glass-gpu batch` against a loop of `glass-gpu render` processes on the
+/// same jobs (issue 8's throughput bar), and with `--memory` compares the batch's
+/// peak memory at two job counts.
+struct BatchBench: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "batch",
+    abstract:
+      "Frames/s of glass-gpu batch against a loop of glass-gpu render processes, with peak RSS and stage times.",
+    discussion: """
+      The jobs are made in a temporary folder: the base scene (Landmarks, 960x540 pt
+      at scale 2: 1920x1080 px) with every glass shape moved and tinted per job, from
+      a seeded generator, as scene files and a JSON Lines manifest. Job k is the same
+      whatever --count is.
+
+      For each backend (gpu when `glass-gpu info` finds one, and cpu) one untimed
+      `glass-gpu render` warms the Mesa shader cache and the file cache; then one
+      `glass-gpu batch --manifest` process renders every job, and a loop of one
+      `glass-gpu render` process per job (no shell) renders the first --loop-jobs of
+      them. Peak RSS is each process's VmHWM (GLASS_GPU_PEAK_MEMORY_FILE); for the
+      loop, the largest. CPU seconds are user + system of the child processes. The
+      stage times come from the batch's --report.
+
+      --memory instead runs the batch alone at --memory-counts jobs (the first
+      jobs of one list) and compares peak RSS (issue 8's bar: within 10 %).
+
+      Examples:
+        glass-gpu-bench batch
+        glass-gpu-bench batch --count 50 --loop-jobs 20 --backend cpu
+        glass-gpu-bench batch --memory
+      """)
+
+  @Option(help: "Jobs in the batch run.")
+  var count = 200
+
+  @Option(help: "Jobs in the loop of glass-gpu render processes: the first N of the batch's (default: all).")
+  var loopJobs: Int?
+
+  @Option(parsing: .upToNextOption, help: "Backends: gpu, cpu. gpu is skipped when `glass-gpu info` finds no GPU.")
+  var backend: [String] = ["gpu", "cpu"]
+
+  @Option(help: "The base scene; every glass shape in it is moved and tinted per job.")
+  var scene = "Assets/scenes/landmarks.json"
+
+  @Option(help: "Seed of the per-job positions and tints.")
+  var seed: UInt64 = 8
+
+  @Option(name: .customLong("jobs"), help: "Encoder threads: glass-gpu batch --jobs (default: its own, the cores).")
+  var encoders: Int?
+
+  @Flag(help: "Put the scenes inline in the manifest (the loop still reads the scene files).")
+  var inline = false
+
+  @Option(help: "Decode this many of the loop's outputs and the batch's and compare their pixels.")
+  var compare = 10
+
+  @Flag(help: "Compare peak RSS at --memory-counts jobs instead of timing against the loop.")
+  var memory = false
+
+  @Option(parsing: .upToNextOption, help: "Job counts of the --memory runs.")
+  var memoryCounts: [Int] = [200, 2000]
+
+  @Option(help: "Pixels per point of the --memory runs (the base scene's own: 2).")
+  var memoryScale: Int?
+
+  @Flag(help: "Keep the temporary folder and print its path.")
+  var keep = false
+
+  func validate() throws {
+    guard count > 0 else { throw ValidationError("--count takes 1 or more jobs") }
+    if let loopJobs, !(0...count).contains(loopJobs) {
+      throw ValidationError("--loop-jobs is \(loopJobs); give 0 to --count (\(count))")
+    }
+    if let encoders, encoders < 1 { throw ValidationError("--jobs takes 1 or more threads") }
+    guard compare >= 0 else { throw ValidationError("--compare takes 0 or more") }
+    guard !memoryCounts.isEmpty, memoryCounts.allSatisfy({ $0 > 0 }) else {
+      throw ValidationError("--memory-counts takes job counts of 1 or more")
+    }
+    if let memoryScale, !(1...3).contains(memoryScale) { throw ValidationError("--memory-scale takes 1, 2 or 3") }
+    for name in backend where name != "gpu" && name != "cpu" {
+      throw ValidationError("--backend takes gpu or cpu, not \(name)")
+    }
+  }
+
+  func run() throws {
+    let binary = try siblingBinary("glass-gpu")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glass-gpu-bench-batch-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer {
+      if keep { print("kept \(folder.path)") } else { try? FileManager.default.removeItem(at: folder) }
+    }
+    let scenes = try BatchScenes(path: scene, seed: seed)
+    let total = memory ? memoryCounts.max() ?? count : count
+    let jobs = try scenes.write(count: total, to: folder, inline: inline)
+    let runner = ChildRunner(binary: binary, folder: folder)
+
+    var backends: [String] = []
+    var gpuName = ""
+    for name in backend {
+      if name == "gpu" {
+        let info = try runner.run(["info", "--json"], captureStdout: true)
+        guard info.status == 0 else {
+          print("gpu: skipped, glass-gpu info exits \(info.status) (no GPU context)")
+          continue
+        }
+        gpuName = Self.glRenderer(info.stdout) ?? "unknown"
+      }
+      backends.append(name)
+    }
+    var load = [0.0, 0.0, 0.0]
+    _ = getloadavg(&load, 3)
+    let pixels = scenes.pixelSize(scale: memory ? memoryScale : nil)
+    let counts = memory ? memoryCounts.map(String.init).joined(separator: " and ") : "\(count)"
+    print(
+      "glass-gpu-bench batch\(memory ? " --memory" : ""): \(counts) jobs of \(scene) "
+        + "(\(pixels.width)x\(pixels.height) px), every glass shape moved and tinted per job (seed \(seed)), "
+        + (inline ? "inline in the manifest" : "scene files named by a manifest"))
+    print(
+      String(
+        format: "machine: %d cores, load average %.2f at the start%@", ProcessInfo.processInfo.activeProcessorCount,
+        load[0], gpuName.isEmpty ? "" : ", gpu = \(gpuName)"))
+    if memory {
+      try runMemory(runner, jobs: jobs, backends: backends)
+    } else {
+      try runThroughput(runner, jobs: jobs, backends: backends)
+    }
+  }
+
+  // MARK: Throughput
+
+  func runThroughput(_ runner: ChildRunner, jobs: BatchJobs, backends: [String]) throws {
+    let loopCount = loopJobs ?? count
+    let threads = encoders ?? ProcessInfo.processInfo.activeProcessorCount
+    print(
+      "each backend: one untimed glass-gpu render first (Mesa shader cache and file cache warm), then the batch, "
+        + "then the loop of \(loopCount) glass-gpu render processes")
+    print("backend  run                           jobs    wall s  frames/s   peak MB    cpu s  cores busy")
+    for name in backends {
+      _ = try runner.run(["render", jobs.scenePaths[0], "-o", runner.path("warm.png"), "--backend", name])
+      let alone = try renderAlone(jobs.scenePaths[0], backend: name)
+
+      let out = runner.path("batch-\(name)")
+      let report = runner.path("report-\(name).jsonl")
+      var arguments = ["batch", "--manifest", jobs.manifest(count), "-o", out, "--backend", name, "--report", report]
+      if let encoders { arguments += ["--jobs", "\(encoders)"] }
+      let batch = try runner.run(arguments)
+      printRow(name, "glass-gpu batch", jobs: count, batch)
+      let summary = batch.stderr.split(separator: "\n").last(where: { $0.hasPrefix("batch:") }).map(String.init)
+      if batch.status != 0 {
+        print("         glass-gpu batch exited \(batch.status): \(batch.firstLines(3))")
+      }
+
+      var loop = ChildRun()
+      let loopFolder = runner.path("loop-\(name)")
+      try FileManager.default.createDirectory(atPath: loopFolder, withIntermediateDirectories: true)
+      var loopFailures: [String] = []
+      for k in 0..<loopCount {
+        let one = try runner.run([
+          "render", jobs.scenePaths[k], "-o", "\(loopFolder)/\(jobs.outputs[k])", "--backend", name,
+        ])
+        loop.add(one)
+        if one.status != 0 { loopFailures.append("job \(k): exit \(one.status): \(one.firstLines(1))") }
+      }
+      if loopCount > 0 {
+        printRow(name, "loop of glass-gpu render", jobs: loopCount, loop)
+        let ratio = (Double(count) / batch.seconds) / (Double(loopCount) / loop.seconds)
+        let label = "batch / loop"
+        print(
+          String(
+            format: "%@ %@ %9.2fx   (bar: 2.5x; goal: 15 frames/s)", pad(name, 8), pad(label, 46), ratio))
+      }
+      for failure in loopFailures.prefix(3) { print("         loop \(failure)") }
+      if let summary { print("         \(summary)") }
+
+      let stats = try ReportStats(path: report)
+      print(
+        "         report: \(stats.rendered) rendered, \(stats.failed) failed, \(stats.skipped) skipped"
+          + (stats.firstError.map { "; first error: \($0)" } ?? ""))
+      print("         \(stats.stageLine(wall: batch.seconds))")
+      print("         \(limitsLine(stats, batch: batch, threads: threads, alone: alone))")
+      if loopCount > 0 {
+        print("         \(compareLine(jobs: jobs, batchFolder: out, loopFolder: loopFolder))")
+      }
+      try? FileManager.default.removeItem(atPath: out)
+      try? FileManager.default.removeItem(atPath: loopFolder)
+    }
+  }
+
+  func printRow(_ backend: String, _ label: String, jobs: Int, _ run: ChildRun) {
+    print(
+      String(
+        format: "%@ %@ %5d %9.2f %9.2f %9.1f %8.1f %6.2f of %d", pad(backend, 8), pad(label, 28), jobs,
+        run.seconds, Double(jobs) / run.seconds, Double(run.peakKilobytes) / 1000, run.cpuSeconds,
+        run.cpuSeconds / run.seconds, ProcessInfo.processInfo.activeProcessorCount))
+  }
+
+  /// What could limit the rate: the renderer's one thread, the encoders, the cores;
+  /// and the render of job 0 alone, for how much the other stages slow it.
+  func limitsLine(_ stats: ReportStats, batch: ChildRun, threads: Int, alone: Double) -> String {
+    let cores = Double(ProcessInfo.processInfo.activeProcessorCount)
+    let cpuPerFrame = batch.cpuSeconds / Double(max(1, stats.rendered))
+    let render = stats.mean("render_ms")
+    let encode = stats.mean("encode_ms")
+    return String(
+      format:
+        "rate limits: render thread %.1f frames/s, %d encoders %.1f frames/s, CPU %.0f ms per frame on %.0f cores "
+        + "%.1f frames/s; job 0 rendered alone in this process, warm: %.1f ms (median of 10), %.1fx faster",
+      render > 0 ? 1000 / render : 0, threads, encode > 0 ? Double(threads) * 1000 / encode : 0, cpuPerFrame * 1000,
+      cores, cpuPerFrame > 0 ? cores / cpuPerFrame : 0, alone, alone > 0 ? render / alone : 0)
+  }
+
+  /// The median milliseconds (upload + render + readback) of the scene rendered
+  /// alone, warm, in this process: what a render costs when nothing else runs.
+  func renderAlone(_ path: String, backend name: String) throws -> Double {
+    guard let choice = BackendChoice(rawValue: name) else { return 0 }
+    let file = try SceneFile(path: path)
+    let images = try file.loadImages()
+    let renderer = try Renderer(backend: choice)
+    defer { renderer.close() }
+    var samples: [Double] = []
+    for i in 0..<13 {
+      var t = RenderTimings()
+      _ = try renderer.render(file.scene, images: images, timings: &t)
+      if i >= 3 { samples.append(t.uploadMilliseconds + t.renderMilliseconds + t.readbackMilliseconds) }
+    }
+    return Stats(samples).median
+  }
+
+  /// Compares the loop's outputs with the batch's: sizes over every loop job,
+  /// bytes and decoded pixels over the first --compare.
+  func compareLine(jobs: BatchJobs, batchFolder: String, loopFolder: String) -> String {
+    let loopCount = loopJobs ?? count
+    let checked = min(compare, loopCount)
+    var sizes = (batch: 0, loop: 0)
+    var sameBytes = 0
+    var samePixels = 0
+    var differing: [String] = []
+    for k in 0..<loopCount {
+      let a = FileManager.default.contents(atPath: "\(batchFolder)/\(jobs.outputs[k])")
+      let b = FileManager.default.contents(atPath: "\(loopFolder)/\(jobs.outputs[k])")
+      sizes.batch += a?.count ?? 0
+      sizes.loop += b?.count ?? 0
+      guard k < checked else { continue }
+      if let a, a == b { sameBytes += 1 }
+      let pixelsA = try? PNGCodec.read(path: "\(batchFolder)/\(jobs.outputs[k])").image
+      let pixelsB = try? PNGCodec.read(path: "\(loopFolder)/\(jobs.outputs[k])").image
+      if let pixelsA, pixelsA == pixelsB { samePixels += 1 } else { differing.append(jobs.outputs[k]) }
+    }
+    let n = Double(max(1, loopCount))
+    return String(
+      format: "loop's jobs: PNG mean %.0f bytes (batch), %.0f (loop); of %d compared, %d same pixels, %d same bytes%@",
+      Double(sizes.batch) / n, Double(sizes.loop) / n, checked, samePixels, sameBytes,
+      differing.isEmpty ? "" : " (pixels differ: \(differing.prefix(5).joined(separator: ", ")))")
+  }
+
+  // MARK: Memory
+
+  func runMemory(_ runner: ChildRunner, jobs: BatchJobs, backends: [String]) throws {
+    let counts = memoryCounts.sorted()
+    print(
+      "one glass-gpu batch process per count, the counts running the first jobs of one list; peak RSS (VmHWM) "
+        + "and steady RSS (median VmRSS, sampled every 0.25 s, over the run's second half)")
+    if let memoryScale {
+      print("--memory-scale \(memoryScale): the same scenes on a smaller canvas, asked for to make the runs shorter")
+    }
+    print("backend   jobs    wall s  frames/s   peak MB  steady MB   failed")
+    for name in backends {
+      _ = try runner.run(["render", jobs.scenePaths[0], "-o", runner.path("warm.png"), "--backend", name])
+      var peaks: [Int] = []
+      var steady: [Int] = []
+      for n in counts {
+        let out = runner.path("memory-\(name)-\(n)")
+        let report = runner.path("memory-\(name)-\(n).jsonl")
+        var arguments = ["batch", "--manifest", jobs.manifest(n), "-o", out, "--backend", name, "--report", report]
+        if let memoryScale { arguments += ["--scale", "\(memoryScale)"] }
+        if let encoders { arguments += ["--jobs", "\(encoders)"] }
+        let run = try runner.run(arguments)
+        let stats = try ReportStats(path: report)
+        print(
+          String(
+            format: "%@ %5d %9.2f %9.2f %9.1f %10.1f %8d", pad(name, 8), n, run.seconds, Double(n) / run.seconds,
+            Double(run.peakKilobytes) / 1000, Double(run.steadyKilobytes) / 1000, stats.failed))
+        if run.status != 0 { print("         glass-gpu batch exited \(run.status): \(run.firstLines(3))") }
+        peaks.append(run.peakKilobytes)
+        steady.append(run.steadyKilobytes)
+        try? FileManager.default.removeItem(atPath: out)
+      }
+      if let first = peaks.first, let last = peaks.last, first > 0, counts.count > 1 {
+        let steadyRatio =
+          if let a = steady.first, let b = steady.last, a > 0, b > 0 {
+            String(format: "%.3f", Double(b) / Double(a))
+          } else {
+            "n/a (a run under 2 s)"
+          }
+        print(
+          String(
+            format: "%@ at %d jobs / at %d jobs: peak RSS %.3f (bar: within 10 %%), steady RSS %@", pad(name, 8),
+            counts[counts.count - 1], counts[0], Double(last) / Double(first), steadyRatio as NSString))
+      }
+    }
+  }
+
+  static func glRenderer(_ json: String) -> String? {
+    guard case .object(let members) = try? JSONValue.parse(Array(json.utf8)),
+      case .string(let name) = members.first(where: { $0.key == "glRenderer" })?.value
+    else { return nil }
+    return name
+  }
+}
+
+/// `text` padded with spaces to `width` characters, for `%@` (whose width
+/// corelibs Foundation ignores).
+func pad(_ text: String, _ width: Int) -> NSString {
+  text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) as NSString
+}
+
+/// The glass-gpu binary beside this one.
+func siblingBinary(_ name: String) throws -> String {
+  let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    .appendingPathComponent(name).path
+  guard FileManager.default.isExecutableFile(atPath: path) else {
+    throw ValidationError("\(name) is not built beside this binary (\(path)); run swift build -c release")
+  }
+  return path
+}
+
+// MARK: Jobs
+
+/// SplitMix64: the seeded source of the per-job choices.
+private struct SplitMix {
+  var state: UInt64
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// Uniform in [low, high).
+  mutating func uniform(_ low: Double, _ high: Double) -> Double {
+    low + (high - low) * Double(next() >> 11) / Double(1 << 53)
+  }
+}
+
+/// The base scene, with its image paths made absolute, and its per-job variants.
+struct BatchScenes {
+  let base: JSONValue
+  let seed: UInt64
+  let widthPoints: Double
+  let heightPoints: Double
+  let scale: Double
+
+  init(path: String, seed: UInt64) throws {
+    let url = URL(fileURLWithPath: path)
+    let bytes = try [UInt8](Data(contentsOf: url))
+    let parsed: JSONValue
+    do { parsed = try JSONValue.parse(bytes) } catch { throw ValidationError("\(path): \(error.message)") }
+    base = Self.absolutePaths(parsed, directory: url.deletingLastPathComponent())
+    self.seed = seed
+    let size = base["size"]
+    guard let width = size?["width"]?.number, let height = size?["height"]?.number else {
+      throw ValidationError("\(path): no size")
+    }
+    widthPoints = width
+    heightPoints = height
+    scale = base["scale"]?.number ?? 2
+  }
+
+  /// The output's size at `scale` (default: the scene's).
+  func pixelSize(scale: Int?) -> PixelSize {
+    let s = scale.map(Double.init) ?? self.scale
+    return PixelSize(width: Int((widthPoints * s).rounded()), height: Int((heightPoints * s).rounded()))
+  }
+
+  /// Image paths (`source`, `image`) resolved against the scene's folder.
+  static func absolutePaths(_ value: JSONValue, directory: URL) -> JSONValue {
+    switch value {
+    case .object(let members):
+      return .object(
+        members.map { member in
+          if member.key == "source" || member.key == "image", case .string(let path) = member.value,
+            !path.hasPrefix("/")
+          {
+            return (member.key, .string(directory.appendingPathComponent(path).standardized.path))
+          }
+          return (member.key, absolutePaths(member.value, directory: directory))
+        })
+    case .array(let items): return .array(items.map { absolutePaths($0, directory: directory) })
+    default: return value
+    }
+  }
+
+  /// Job `index`: every glass shape moved (up to 120 pt sideways, 0 to 120 pt down,
+  /// kept on the canvas) and tinted, from a generator seeded by the seed and index.
+  func scene(_ index: Int) -> JSONValue {
+    var random = SplitMix(state: seed &* 0x1000_0000_01B3 &+ UInt64(index))
+    guard case .object(var members) = base, let at = members.firstIndex(where: { $0.key == "layers" }),
+      case .array(let layers) = members[at].value
+    else { return base }
+    members[at].value = .array(
+      layers.map { layer in
+        switch layer["type"]?.string {
+        case "glass": return vary(layer, &random)
+        case "glassContainer":
+          return layer.replacing("glass") { glass in
+            guard case .array(let items) = glass else { return glass }
+            return .array(items.map { vary($0, &random) })
+          }
+        default: return layer
+        }
+      })
+    return .object(members)
+  }
+
+  private func vary(_ glass: JSONValue, _ random: inout SplitMix) -> JSONValue {
+    var moved = glass.replacing("frame") { frame in
+      let width = frame["width"]?.number ?? 0
+      let height = frame["height"]?.number ?? 0
+      let x = (frame["x"]?.number ?? 0) + random.uniform(-120, 120)
+      let y = (frame["y"]?.number ?? 0) + random.uniform(0, 120)
+      return frame.setting("x", .number(min(max(0, x), max(0, widthPoints - width)).rounded()))
+        .setting("y", .number(min(max(0, y), max(0, heightPoints - height)).rounded()))
+    }
+    let rgba = (0..<3).map { _ in Int(random.uniform(0, 256)) } + [Int(random.uniform(0x30, 0x90))]
+    let tint = JSONValue.string("#" + rgba.map { String(format: "%02x", $0) }.joined())
+    switch moved["glass"] {
+    case .object: moved = moved.replacing("glass") { $0.setting("tint", tint) }
+    case .string(let variant):
+      moved = moved.setting("glass", .object([("variant", .string(variant)), ("tint", tint)]))
+    default: moved = moved.setting("glass", .object([("variant", .string("regular")), ("tint", tint)]))
+    }
+    return moved
+  }
+
+  /// Writes `count` jobs' scene files (scenes/NNNNN.json), and `manifest(n)` for the first n.
+  func write(count: Int, to folder: URL, inline: Bool) throws -> BatchJobs {
+    let scenes = folder.appendingPathComponent("scenes")
+    try FileManager.default.createDirectory(at: scenes, withIntermediateDirectories: true)
+    var jobs = BatchJobs(folder: folder)
+    var lines: [String] = []
+    for index in 0..<count {
+      let name = String(format: "%05d", index)
+      let variant = scene(index)
+      let path = scenes.appendingPathComponent("\(name).json").path
+      try Data((variant.formatted() + "\n").utf8).write(to: URL(fileURLWithPath: path))
+      jobs.scenePaths.append(path)
+      jobs.outputs.append("\(name).png")
+      let source: JSONValue = inline ? variant : .string("scenes/\(name).json")
+      lines.append(JSONValue.object([("scene", source), ("output", .string("\(name).png"))]).compactText)
+    }
+    jobs.lines = lines
+    return jobs
+  }
+}
+
+/// The jobs on disk: scene files, output names, and manifests of their first n.
+struct BatchJobs {
+  let folder: URL
+  var scenePaths: [String] = []
+  var outputs: [String] = []
+  var lines: [String] = []
+
+  init(folder: URL) { self.folder = folder }
+
+  /// A manifest of the first `n` jobs, written once.
+  func manifest(_ n: Int) -> String {
+    let path = folder.appendingPathComponent("manifest-\(n).jsonl").path
+    if !FileManager.default.fileExists(atPath: path) {
+      try? Data((lines.prefix(n).joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: path))
+    }
+    return path
+  }
+}
+
+extension JSONValue {
+  /// The member `key` of an object.
+  subscript(key: String) -> JSONValue? {
+    guard case .object(let members) = self else { return nil }
+    return members.first(where: { $0.key == key })?.value
+  }
+
+  var number: Double? { if case .number(let v) = self { v } else { nil } }
+  var string: String? { if case .string(let v) = self { v } else { nil } }
+
+  /// The object with member `key` set (in place, or appended).
+  func setting(_ key: String, _ value: JSONValue) -> JSONValue {
+    guard case .object(var members) = self else { return self }
+    if let at = members.firstIndex(where: { $0.key == key }) {
+      members[at].value = value
+    } else {
+      members.append((key, value))
+    }
+    return .object(members)
+  }
+
+  /// The object with member `key` replaced by `change(old)`, when it has one.
+  func replacing(_ key: String, _ change: (JSONValue) -> JSONValue) -> JSONValue {
+    guard let old = self[key] else { return self }
+    return setting(key, change(old))
+  }
+}
+
+// MARK: Processes
+
+/// One or more child processes' wall time, peak RSS and CPU time.
+struct ChildRun {
+  var status: Int32 = 0
+  var seconds = 0.0
+  var peakKilobytes = 0
+  var cpuSeconds = 0.0
+  /// VmRSS in kilobytes, sampled every quarter second while it ran.
+  var rssSamples: [Int] = []
+  var stdout = ""
+  var stderr = ""
+
+  /// The median of the second half of the RSS samples: the steady state, which,
+  /// unlike the peak, a moment when more jobs than usual are in flight does not move;
+  /// 0 for a run of under 8 samples (2 s).
+  var steadyKilobytes: Int {
+    guard rssSamples.count >= 8 else { return 0 }
+    let half = rssSamples.suffix(max(1, rssSamples.count / 2)).sorted()
+    return half.isEmpty ? 0 : half[half.count / 2]
+  }
+
+  /// Adds a later run: times add up, the peak is the larger.
+  mutating func add(_ other: ChildRun) {
+    seconds += other.seconds
+    cpuSeconds += other.cpuSeconds
+    peakKilobytes = max(peakKilobytes, other.peakKilobytes)
+    if status == 0 { status = other.status }
+  }
+
+  func firstLines(_ n: Int) -> String {
+    stderr.split(separator: "\n").prefix(n).joined(separator: " | ")
+  }
+}
+
+/// Runs glass-gpu as a child process, no shell, with GLASS_GPU_PEAK_MEMORY_FILE set.
+struct ChildRunner {
+  let binary: String
+  let folder: URL
+
+  func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+  func run(_ arguments: [String], captureStdout: Bool = false) throws -> ChildRun {
+    let peakFile = path("peak-kb")
+    try? FileManager.default.removeItem(atPath: peakFile)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: binary)
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(["GLASS_GPU_PEAK_MEMORY_FILE": peakFile]) {
+      $1
+    }
+    let errors = Pipe()
+    let output = Pipe()
+    process.standardError = errors
+    process.standardOutput = captureStdout ? output : FileHandle.nullDevice
+    let before = Self.childCPUSeconds()
+    let start = ContinuousClock.now
+    try process.run()
+    let sampler = RSSSampler(pid: process.processIdentifier)
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    let outputData = captureStdout ? output.fileHandleForReading.readDataToEndOfFile() : Data()
+    process.waitUntilExit()
+    let elapsed = (ContinuousClock.now - start).components
+    let samples = sampler.stop()
+    let peak = (try? String(contentsOfFile: peakFile, encoding: .utf8)).flatMap {
+      Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    return ChildRun(
+      status: process.terminationStatus,
+      seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) * 1e-18, peakKilobytes: peak ?? 0,
+      cpuSeconds: Self.childCPUSeconds() - before, rssSamples: samples,
+      stdout: String(decoding: outputData, as: UTF8.self), stderr: String(decoding: errorData, as: UTF8.self))
+  }
+
+  /// User + system seconds of every child process waited for so far.
+  static func childCPUSeconds() -> Double {
+    var usage = rusage()
+    #if os(Linux)
+      _ = getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
+    #else
+      _ = getrusage(RUSAGE_CHILDREN, &usage)
+    #endif
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) * 1e-6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+  }
+}
+
+/// Reads a process's VmRSS every quarter second, on its own thread, until stopped.
+final class RSSSampler: @unchecked Sendable {
+  private let lock = NSLock()
+  private var samples: [Int] = []
+  private var running = true
+  private let done = DispatchSemaphore(value: 0)
+
+  init(pid: Int32) {
+    let thread = Thread { [self] in
+      while lock.withLock({ running }) {
+        if let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kilobytes = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first.flatMap({
+            Int($0)
+          })
+        {
+          lock.withLock { samples.append(kilobytes) }
+        }
+        Thread.sleep(forTimeInterval: 0.25)
+      }
+      done.signal()
+    }
+    thread.start()
+  }
+
+  /// Stops sampling and returns the samples.
+  func stop() -> [Int] {
+    lock.withLock { running = false }
+    done.wait()
+    return lock.withLock { samples }
+  }
+}
+
+// MARK: The report
+
+/// Counts and per-stage means of a batch report (docs/batch-format.md).
+struct ReportStats {
+  var rendered = 0
+  var failed = 0
+  var skipped = 0
+  var firstError: String?
+  /// Stage names in the order the report gives them, and each stage's sum over rendered jobs.
+  var stages: [String] = []
+  var sums: [String: Double] = [:]
+
+  init(path: String) throws {
+    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    for line in text.split(separator: "\n") {
+      guard let record = try? JSONValue.parse(Array(line.utf8)) else { continue }
+      switch record["status"]?.string {
+      case "rendered":
+        rendered += 1
+        sums["bytes", default: 0] += record["bytes"]?.number ?? 0
+        if case .object(let timings) = record["timings"] {
+          for (key, value) in timings {
+            guard let ms = value.number else { continue }
+            if sums[key] == nil { stages.append(key) }
+            sums[key, default: 0] += ms
+          }
+        }
+      case "failed":
+        failed += 1
+        if firstError == nil { firstError = record["error"]?.string }
+      case "skipped": skipped += 1
+      default: continue
+      }
+    }
+  }
+
+  /// The mean of `key` over rendered jobs.
+  func mean(_ key: String) -> Double { rendered > 0 ? (sums[key] ?? 0) / Double(rendered) : 0 }
+
+  /// `prepare 21.4 ms (0.30 busy), ...`: each stage's mean, and its sum over the
+  /// wall time (how many threads it kept busy on average).
+  func stageLine(wall: Double) -> String {
+    let parts = stages.map { key -> String in
+      let name = key.hasSuffix("_ms") ? String(key.dropLast(3)) : key
+      let busy = (sums[key] ?? 0) / 1000 / wall
+      let what = key == "wait_ms" ? "waiting" : "busy"
+      return String(format: "%@ %.1f ms (%.2f %@)", name as NSString, mean(key), busy, what as NSString)
+    }
+    return "stage means per job (in brackets, sum / wall: jobs in the stage on average): "
+      + parts.joined(separator: ", ")
+  }
+}
