@@ -234,7 +234,7 @@ public final class BatchRenderer: @unchecked Sendable {
 
   private func runStages(_ entries: some Sequence<BatchEntry>, _ state: RunState) {
     let workers = max(1, options.jobs)
-    let toPrepare = BoundedQueue<Taken>(capacity: workers * 2)
+    let toPrepare = BoundedQueue<Taken>(capacity: 2)
     let toRender = BoundedQueue<Prepared>(capacity: 2)
     let toWrite = BoundedQueue<Rendered>(capacity: workers)
     let group = DispatchGroup()
