@@ -31,11 +31,17 @@ private func smoothstep(_ e0: Double, _ e1: Double, _ x: Double) -> Double {
   return t * t * (3 - 2 * t)
 }
 
-/// SplitMix64: the seeded source of every random choice in the picture.
-private struct SplitMix {
-  var state: UInt64
+/// SplitMix64: a small seeded generator, the same sequence for the same seed on
+/// every machine (the procedural pictures, the benchmarks' per-job choices).
+public struct SplitMix {
+  /// The generator's state; the seed.
+  public var state: UInt64
 
-  mutating func next() -> UInt64 {
+  /// A generator seeded with `state`.
+  public init(state: UInt64) { self.state = state }
+
+  /// The next 64 random bits.
+  public mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -44,7 +50,7 @@ private struct SplitMix {
   }
 
   /// Uniform in `a..<b`.
-  mutating func uniform(_ a: Double, _ b: Double) -> Double {
+  public mutating func uniform(_ a: Double, _ b: Double) -> Double {
     a + (b - a) * Double(next() >> 11) / Double(1 << 53)
   }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GLESGlass
+import GlassTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -332,24 +333,6 @@ func siblingBinary(_ name: String) throws -> String {
 }
 
 // MARK: Jobs
-
-/// SplitMix64: the seeded source of the per-job choices.
-private struct SplitMix {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// Uniform in [low, high).
-  mutating func uniform(_ low: Double, _ high: Double) -> Double {
-    low + (high - low) * Double(next() >> 11) / Double(1 << 53)
-  }
-}
 
 /// The base scene, with its image paths made absolute, and its per-job variants.
 struct BatchScenes {
