@@ -79,11 +79,9 @@ struct Batch: ParsableCommand {
       throw ValidationError("-o \(output) is not a folder; name the folder outputs go to")
     }
     if let scale, ![1, 2, 3].contains(scale) { throw ValidationError("--scale is \(scale); give 1, 2 or 3") }
-    guard depth == 8 || depth == 16 else { throw ValidationError("--depth is \(depth); give 8 or 16") }
-    guard (0...12).contains(compression) else { throw ValidationError("--compression is \(compression); give 0 to 12") }
-    guard maxPixels > 0 && maxPixels <= PNGCodec.maximumMaxPixels else {
-      throw ValidationError("--max-pixels is \(maxPixels); give 1 to \(PNGCodec.maximumMaxPixels)")
-    }
+    try checkDepth(depth)
+    try checkCompression(compression)
+    try checkMaxPixels(maxPixels)
     guard (1...256).contains(jobs) else { throw ValidationError("--jobs is \(jobs); give 1 to 256") }
     guard (0...(1 << 20)).contains(imageCache) else {
       throw ValidationError("--image-cache is \(imageCache) MiB; give 0 to \(1 << 20)")

@@ -27,6 +27,23 @@ struct GlassGPU: ParsableCommand {
 
 extension BackendChoice: ExpressibleByArgument {}
 
+/// `--depth`: 8 or 16 bits per channel.
+func checkDepth(_ depth: Int) throws {
+  guard depth == 8 || depth == 16 else { throw ValidationError("--depth is \(depth); give 8 or 16") }
+}
+
+/// `--compression`: a libdeflate level, 0 to 12.
+func checkCompression(_ compression: Int) throws {
+  guard (0...12).contains(compression) else { throw ValidationError("--compression is \(compression); give 0 to 12") }
+}
+
+/// `--max-pixels`: 1 to `PNGCodec.maximumMaxPixels`.
+func checkMaxPixels(_ maxPixels: Int) throws {
+  guard maxPixels > 0 && maxPixels <= PNGCodec.maximumMaxPixels else {
+    throw ValidationError("--max-pixels is \(maxPixels); give 1 to \(PNGCodec.maximumMaxPixels)")
+  }
+}
+
 /// Prints `glass-gpu: message` to stderr.
 func report(_ message: String) {
   FileHandle.standardError.write(Data("glass-gpu: \(message)\n".utf8))
@@ -145,13 +162,9 @@ struct Extend: ParsableCommand {
     } catch let error as GlassError {
       throw ValidationError(error.message)
     }
-    guard depth == 8 || depth == 16 else { throw ValidationError("--depth is \(depth); give 8 or 16") }
-    guard (0...12).contains(compression) else {
-      throw ValidationError("--compression is \(compression); give 0 to 12")
-    }
-    guard maxPixels > 0 && maxPixels <= PNGCodec.maximumMaxPixels else {
-      throw ValidationError("--max-pixels is \(maxPixels); give 1 to \(PNGCodec.maximumMaxPixels)")
-    }
+    try checkDepth(depth)
+    try checkCompression(compression)
+    try checkMaxPixels(maxPixels)
   }
 
   func run() throws {
@@ -213,9 +226,7 @@ struct Compare: ParsableCommand {
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
   func validate() throws {
-    guard maxPixels > 0 && maxPixels <= PNGCodec.maximumMaxPixels else {
-      throw ValidationError("--max-pixels is \(maxPixels); give 1 to \(PNGCodec.maximumMaxPixels)")
-    }
+    try checkMaxPixels(maxPixels)
   }
 
   func run() throws {

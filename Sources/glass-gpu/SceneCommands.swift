@@ -15,9 +15,7 @@ struct SceneOptions: ParsableArguments {
 
   func validate() throws {
     if let scale, ![1, 2, 3].contains(scale) { throw ValidationError("--scale is \(scale); give 1, 2 or 3") }
-    guard maxPixels > 0 && maxPixels <= PNGCodec.maximumMaxPixels else {
-      throw ValidationError("--max-pixels is \(maxPixels); give 1 to \(PNGCodec.maximumMaxPixels)")
-    }
+    try checkMaxPixels(maxPixels)
   }
 
   /// Runs `body`, putting the scene file's name before the message of its error.
@@ -93,8 +91,8 @@ struct Render: ParsableCommand {
   var timings = false
 
   func validate() throws {
-    guard depth == 8 || depth == 16 else { throw ValidationError("--depth is \(depth); give 8 or 16") }
-    guard (0...12).contains(compression) else { throw ValidationError("--compression is \(compression); give 0 to 12") }
+    try checkDepth(depth)
+    try checkCompression(compression)
   }
 
   func run() throws {
