@@ -165,7 +165,8 @@ public final class Renderer: @unchecked Sendable {
     try scene.validate()
     for (jsonPath, path) in scene.imageReferences where !images.contains(path) {
       throw GlassError(
-        .fileUnreadable, "\(jsonPath): the image \(path) was not loaded; load it with SceneFile.loadImages")
+        .fileUnreadable, "the image \(path) was not loaded; load it with SceneFile.loadImages",
+        at: GlassError.Location(jsonPath: jsonPath))
     }
     try PNGCodec.checkPixelLimit(scene.pixelSize, maxPixels: maxPixels, what: "the scene canvas")
     let lowering = SceneLowering(scene: scene, images: images, depth: depth)

@@ -176,7 +176,7 @@ struct Extend: ParsableCommand {
           do {
             try Renderer.check(effect, imageSize: header.size, maxPixels: maxPixels)
           } catch let error as GlassError {
-            throw GlassError(error.code, "\(input): \(error.message)", cause: error.cause)
+            throw error.located(file: input)
           }
         }
         for warning in decoded.warnings { report("warning: \(input): libpng: \(warning)") }

@@ -18,12 +18,12 @@ struct SceneOptions: ParsableArguments {
     try checkMaxPixels(maxPixels)
   }
 
-  /// Runs `body`, putting the scene file's name before the message of its error.
+  /// Runs `body`, placing its error in the scene file.
   func naming<T>(_ body: () throws -> T) throws -> T {
     do {
       return try body()
-    } catch let error as GlassError where !error.message.hasPrefix(scene) {
-      throw GlassError(error.code, "\(scene): \(error.message)", cause: error.cause)
+    } catch let error as GlassError {
+      throw error.located(file: scene)
     }
   }
 
@@ -36,10 +36,12 @@ struct SceneOptions: ParsableArguments {
       do {
         try file.scene.validate()
       } catch let error as GlassError {
-        throw GlassError(error.code, "\(self.scene) at --scale \(scale): \(error.message)", cause: error.cause)
+        throw file.locate(error.rephrased("at --scale \(scale), \(error.message)"))
       }
     }
-    try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: maxPixels, what: "\(scene): the canvas")
+    try naming {
+      try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: maxPixels, what: "the canvas")
+    }
     return (file, try file.loadImages(maxPixels: maxPixels))
   }
 

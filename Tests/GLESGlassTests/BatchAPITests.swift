@@ -55,7 +55,9 @@ struct BatchManifestTests {
       (8, "expected an object"),
     ]
     if case .invalid(_, 10, _, let error) = entries[8] {
-      #expect(error.message == #"jobs.jsonl:10: output: "g.json" does not end in .png; name a .png file"#)
+      #expect(error.description == #"jobs.jsonl:10: output: "g.json" does not end in .png; name a .png file"#)
+      #expect(error.locations == [GlassError.Location(file: "jobs.jsonl", line: 10, jsonPath: "output")])
+      #expect(error.message == #""g.json" does not end in .png; name a .png file"#)
     } else {
       Issue.record("an output that is not a .png fails its line: \(entries[8])")
     }
@@ -66,8 +68,9 @@ struct BatchManifestTests {
       }
       #expect(number == line)
       #expect(id == (line == 4 ? "named" : String(line)))
-      #expect(error.message.hasPrefix("jobs.jsonl:\(line): "), "\(error.message)")
-      #expect(error.message.contains(says), "line \(line): \(error.message)")
+      #expect(error.description.hasPrefix("jobs.jsonl:\(line): "), "\(error)")
+      #expect(error.description.contains(says), "line \(line): \(error)")
+      #expect(error.locations.first?.file == "jobs.jsonl" && error.locations.first?.line == line, "\(error.locations)")
     }
     guard case .job(let f) = entries[7], case .scene(let scene, let directory) = f.scene else {
       Issue.record("line 9 is an inline scene job: \(entries[7])")
@@ -195,7 +198,8 @@ struct BatchAPITests {
     for await result in batch.results(for: jobs) { results[result.id] = result }
     #expect(results.count == jobs.count)
     #expect(results["missing"]?.status == .failed && results["missing"]?.phase == .prepare)
-    #expect(results["missing"]?.error?.message.contains("nope.png") == true)
+    #expect(results["missing"]?.error?.file?.hasSuffix("/nope.png") == true)
+    #expect(results["missing"]?.error?.jsonPath?.hasSuffix(".source") == true)
     let renderer = try Renderer(backend: .cpu)
     for job in jobs where job.id != "missing" {
       #expect(results[job.id]?.status == .rendered, "\(job.id): \(String(describing: results[job.id]?.error))")
@@ -227,7 +231,7 @@ struct BatchAPITests {
     let failed = results.first { $0.status == .failed }
     #expect(failed?.line == 3)
     #expect(
-      failed?.error?.message
+      failed?.error?.description
         == "jobs.jsonl:3: \(folder.path)/0.png is also the output of the job of jobs.jsonl:1; give each job its own output"
     )
   }

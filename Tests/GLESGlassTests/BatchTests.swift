@@ -493,6 +493,10 @@ struct BatchIsolationTests {
     /// contract makes it plain (nil: not checked).
     var mentions: [String] = []
     var phase: String?
+    /// The report's error_code, error_file (its end) and error_json_path, when checked.
+    var code: String?
+    var file: String?
+    var jsonPath: String?
   }
 
   @Test(
@@ -536,15 +540,25 @@ struct BatchIsolationTests {
     let expected = [
       Expected(line: 1, id: "1", output: "good-1.png"),
       Expected(line: 2, id: "2", mentions: [], phase: "read"),
-      Expected(line: 3, id: "3", mentions: ["depht"], phase: "read"),
+      Expected(
+        line: 3, id: "3", mentions: ["depht"], phase: "read", code: "invalid-scene", file: "manifest.jsonl",
+        jsonPath: "depht"),
       Expected(line: 4, id: "photo", output: "sub/good-4.png"),
-      Expected(line: 5, id: "5", mentions: ["no-such-scene.json"], phase: "read"),
-      Expected(line: 6, id: "6", mentions: ["nothere.png"], phase: "prepare"),
-      Expected(line: 7, id: "7", mentions: ["damaged.png"], phase: "prepare"),
+      Expected(
+        line: 5, id: "5", mentions: ["no-such-scene.json"], phase: "read", code: "file-unreadable",
+        file: "no-such-scene.json"),
+      Expected(
+        line: 6, id: "6", mentions: ["nothere.png"], phase: "prepare", code: "file-unreadable",
+        file: "images/nothere.png", jsonPath: "layers[1].source"),
+      Expected(
+        line: 7, id: "7", mentions: ["damaged.png"], phase: "prepare", code: "invalid-image",
+        file: "images/damaged.png", jsonPath: "layers[1].source"),
       Expected(line: 8, id: "8", mentions: ["--max-pixels"], phase: "prepare"),
       Expected(line: 9, id: "9", mentions: ["blocker"], phase: "write"),
       Expected(line: 11, id: "11", output: "good-11.png"),
-      Expected(line: 12, id: "12", mentions: ["layers[0]", "sparkle"]),
+      Expected(
+        line: 12, id: "12", mentions: ["layers[0]", "sparkle"], code: "invalid-scene", file: "manifest.jsonl",
+        jsonPath: "scene.layers[0].type"),
     ]
     let out = root.appendingPathComponent("out")
     let reportFile = root.appendingPathComponent("report.jsonl")
@@ -612,6 +626,14 @@ struct BatchIsolationTests {
         #expect(!error.isEmpty, "line \(job.line) has no error: \(entry)")
         for word in job.mentions { #expect(error.contains(word), "line \(job.line)'s error names \(word): \(entry)") }
         if let phase = job.phase { #expect(entry["phase"] as? String == phase, "line \(job.line): \(entry)") }
+        // Where it failed, as values: not only in the text.
+        if let code = job.code { #expect(entry["error_code"] as? String == code, "line \(job.line): \(entry)") }
+        if let file = job.file {
+          #expect((entry["error_file"] as? String)?.hasSuffix(file) == true, "line \(job.line): \(entry)")
+        }
+        if let path = job.jsonPath {
+          #expect(entry["error_json_path"] as? String == path, "line \(job.line): \(entry)")
+        }
       }
     }
   }

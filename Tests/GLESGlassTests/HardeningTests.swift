@@ -417,7 +417,7 @@ struct MessageTests {
       ] {
         let result = try runCLI(arguments + (arguments[0] == "validate" ? [] : ["--backend", "cpu"]))
         #expect(result.status == 1, "\(arguments): \(result.stderr)")
-        #expect(result.stderr.contains("\(path) is a \(kind)"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(path): it is a \(kind)"), "\(result.stderr)")
         #expect(result.stderr.contains("not a regular file"), "\(result.stderr)")
         #expect(!result.stderr.contains("permissions"), "\(result.stderr)")
       }
@@ -565,7 +565,7 @@ struct BandDecodeTests {
         window: PixelRect(x: 0, y: 0, width: 30, height: 20))
     }
     #expect(error?.code == .invalidImage)
-    #expect(error?.message.contains("scene.json: background.image: ") == true, "\(String(describing: error))")
+    #expect(error?.description.contains("scene.json: background.image: ") == true, "\(String(describing: error))")
     // The same file whole: the same kind of error.
     #expect(images.streamingThresholdBytes == 0)
     let whole = try SceneFile(path: folder.appendingPathComponent("scene.json").path).loadImages()

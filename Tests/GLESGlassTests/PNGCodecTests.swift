@@ -250,7 +250,8 @@ struct PNGCodecTests {
   func badFileThrows(_ name: String, _ code: GlassError.Code) throws {
     let error = #expect(throws: GlassError.self) { try PNGCodec.read(path: PNGFixtures.path(name)) }
     #expect(error?.code == code, "\(name): \(String(describing: error))")
-    #expect(error?.message.contains(name) == true, "\(String(describing: error))")
+    #expect(error?.file == PNGFixtures.path(name), "\(String(describing: error))")
+    #expect(error?.description.hasPrefix(PNGFixtures.path(name) + ": ") == true, "\(String(describing: error))")
   }
 
   @Test("every truncation of a good file is invalidImage, never a crash or a success")
@@ -262,7 +263,7 @@ struct PNGCodecTests {
           try PNGCodec.decode(Array(data.prefix(count)), name: "cut.png")
         }
         #expect(error?.code == .invalidImage, "\(name) cut to \(count) bytes: \(String(describing: error))")
-        #expect(error?.message.contains("cut.png") == true)
+        #expect(error?.description.contains("cut.png") == true)
       }
     }
   }
@@ -273,7 +274,7 @@ struct PNGCodecTests {
     #expect(try PNGCodec.read(path: path, maxPixels: 91).image.size == PixelSize(width: 13, height: 7))
     let error = #expect(throws: GlassError.self) { try PNGCodec.read(path: path, maxPixels: 90) }
     #expect(error?.code == .imageTooLarge)
-    #expect(error?.message.contains("rgba8.png") == true)
+    #expect(error?.description.contains("rgba8.png") == true)
   }
 
   @Test("a 100000 x 100000 header is refused from the header, without allocating")
@@ -293,7 +294,7 @@ struct PNGCodecTests {
     let path = PNGFixtures.path("no_such_file.png")
     let error = #expect(throws: GlassError.self) { try PNGCodec.read(path: path) }
     #expect(error?.code == .fileUnreadable)
-    #expect(error?.message.contains("no_such_file.png") == true)
+    #expect(error?.description.contains("no_such_file.png") == true)
   }
 
   @Test("a folder path is fileUnreadable, naming it")
@@ -304,7 +305,7 @@ struct PNGCodecTests {
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
     let error = #expect(throws: GlassError.self) { try PNGCodec.read(path: path) }
     #expect(error?.code == .fileUnreadable)
-    #expect(error?.message.contains("looks_like.png") == true)
+    #expect(error?.description.contains("looks_like.png") == true)
   }
 
   // MARK: Writing

@@ -142,7 +142,7 @@ struct SceneFormatTests {
       name: "concentric without container",
       json: with(#"{"type": "glass", "shape": {"type": "concentricRectangle"}, "frame": {"width": 10, "height": 10}}"#),
       mentions: ["layers[0].shape", "containerShape"]),
-    Bad(name: "not JSON", json: #"{"version": 1,"#, mentions: ["line 1", "column"]),
+    Bad(name: "not JSON", json: #"{"version": 1,"#, mentions: ["line 1:15: "]),
     Bad(name: "wrong version", json: #"{"version": 2, "size": {"width": 1, "height": 1}}"#, mentions: ["version"]),
   ]
 
@@ -154,7 +154,7 @@ struct SceneFormatTests {
     } catch let error as GlassError {
       #expect(error.code == .invalidScene)
       for word in bad.mentions {
-        #expect(error.message.contains(word), "\(error.message) does not mention \(word)")
+        #expect(error.description.contains(word), "\(error) does not mention \(word)")
       }
     } catch {
       Issue.record("unexpected error \(error)")
@@ -678,7 +678,7 @@ struct SceneEdgeCaseTests {
       _ = try DemoScenes.render(scene, ["photo": Self.photo], on: .cpu)
     } throws: { error in
       guard let error = error as? GlassError else { return false }
-      return error.code == .imageTooLarge && error.message.contains("layers[0].frame")
+      return error.code == .imageTooLarge && error.jsonPath == "layers[0].frame"
     }
   }
 

@@ -22,8 +22,8 @@ public struct BatchJob: Sendable {
   public var depth: RGBAImage.Depth?
   /// The manifest line the job was read from, when it was.
   public var line: Int?
-  /// Where the job was given, for errors (`jobs.jsonl:7`).
-  public var origin: String?
+  /// Where the job was given, for errors: the manifest and its line.
+  public var origin: GlassError.Location?
 
   /// A job; `scale` and `depth` override the batch's options.
   public init(
@@ -156,7 +156,7 @@ public struct BatchManifest: Sequence, Sendable {
 
   /// Reads one line as a job.
   func entry(_ line: [UInt8], number: Int) -> BatchEntry {
-    let place = "\(name):\(number)"
+    let place = GlassError.Location(file: name, line: number)
     var id = String(number)
     var output: String?
     do {
@@ -164,7 +164,9 @@ public struct BatchManifest: Sequence, Sendable {
       do {
         value = try JSONValue.parse(line)
       } catch {
-        throw GlassError(.invalidScene, "column \(error.column): \(error.message); each line must be one JSON object")
+        throw GlassError(
+          .invalidScene, "\(error.message); each line must be one JSON object",
+          at: GlassError.Location(column: error.column))
       }
       // The id first, so that a line failing for another field is named by it.
       if case .object(let members) = value, let given = members.first(where: { $0.key == "id" })?.value {
@@ -213,9 +215,7 @@ public struct BatchManifest: Sequence, Sendable {
           try inline.validate()
         } catch let error as GlassError {
           // The scene's checks name paths from its root: put them under "scene".
-          let head = error.message.prefix { $0 != ":" }
-          let path = head.contains(" ") || head.count == error.message.count ? "scene: " : "scene."
-          throw GlassError(error.code, path + error.message, cause: error.cause)
+          throw error.located(GlassError.Location(jsonPath: "scene"))
         }
         scene = .scene(inline, directory: directory)
       default:
@@ -227,9 +227,9 @@ public struct BatchManifest: Sequence, Sendable {
     } catch let error as GlassError {
       return .invalid(
         id: id, line: number, output: output,
-        error: GlassError(error.code, "\(place): \(error.message)", cause: error.cause))
+        error: error.located(place))
     } catch {
-      return .invalid(id: id, line: number, output: output, error: GlassError(.invalidScene, "\(place): \(error)"))
+      return .invalid(id: id, line: number, output: output, error: GlassError(.invalidScene, "\(error)", at: place))
     }
   }
 

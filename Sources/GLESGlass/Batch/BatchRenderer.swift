@@ -62,8 +62,8 @@ public struct BatchResult: Sendable {
   public var id: String
   /// The manifest line, for manifest jobs.
   public var line: Int?
-  /// Where the job was given (`jobs.jsonl:7`), when known.
-  public var origin: String?
+  /// Where the job was given (the manifest and its line), when known.
+  public var origin: GlassError.Location?
   /// The scene file, when the job names one.
   public var scene: String?
   /// The PNG, when known.
@@ -89,7 +89,12 @@ public struct BatchResult: Sendable {
     if let output { members.append(("output", .string(output))) }
     members.append(("status", .string(status.rawValue)))
     if let phase { members.append(("phase", .string(phase.rawValue))) }
-    if let error { members.append(("error", .string(error.description))) }
+    if let error {
+      members.append(("error", .string(error.description)))
+      members.append(("error_code", .string(error.code.rawValue)))
+      if let file = error.file { members.append(("error_file", .string(file))) }
+      if let jsonPath = error.jsonPath { members.append(("error_json_path", .string(jsonPath))) }
+    }
     if status == .rendered {
       members.append(("bytes", .number(Double(bytes))))
       if let backend { members.append(("backend", .string(backend))) }
@@ -307,7 +312,7 @@ public final class BatchRenderer: @unchecked Sendable {
           state.deliver(result)
           continue
         }
-        outputs[job.output] = job.origin.map { "the job of \($0)" } ?? "job \(job.id)"
+        outputs[job.output] = job.origin.map { "the job of \($0.description)" } ?? "job \(job.id)"
         if options.resume && Self.exists(job.output) {
           result.status = .skipped
           state.deliver(result)
@@ -357,21 +362,29 @@ public final class BatchRenderer: @unchecked Sendable {
       case .file(let path): file = try SceneFile(path: path)
       case .scene(let scene, let directory):
         file = SceneFile(scene: scene, directory: directory)
-        file.path = "\(job.origin ?? "job \(job.id)"): scene"
+        if let origin = job.origin {
+          file.location = GlassError.Location(file: origin.file, line: origin.line, jsonPath: "scene")
+        }
       }
       if let scale = job.scale ?? options.scale, scale != file.scene.scale {
         file.scene.scale = scale
         do {
           try file.scene.validate()
         } catch let error as GlassError {
-          throw GlassError(error.code, "\(file.path) at scale \(scale): \(error.message)", cause: error.cause)
+          throw file.locate(error.rephrased("at scale \(scale), \(error.message)"))
         }
       }
       phase = .prepare
-      try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: options.maxPixels, what: "\(file.path): the canvas")
-      let images = try file.loadImages(maxPixels: options.maxPixels, cache: imageCache)
-      let prepared = try Renderer.prepare(
-        file.scene, images: images, depth: job.depth ?? options.depth, maxPixels: options.maxPixels)
+      let images: SceneImages
+      let prepared: PreparedRender
+      do {
+        try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: options.maxPixels, what: "the canvas")
+        images = try file.loadImages(maxPixels: options.maxPixels, cache: imageCache)
+        prepared = try Renderer.prepare(
+          file.scene, images: images, depth: job.depth ?? options.depth, maxPixels: options.maxPixels)
+      } catch let error as GlassError {
+        throw file.locate(error)
+      }
       phase = .write
       let output = try Self.reserve(job.output)
       try output.checkDistinct(
@@ -424,16 +437,12 @@ public final class BatchRenderer: @unchecked Sendable {
     return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
   }
 
-  /// `error` as a GlassError whose message starts with where the job was given
-  /// (`jobs.jsonl:7: `), then the scene file's name.
+  /// `error` as a GlassError located in the job: where the job was given (the
+  /// manifest's line), then its scene file.
   static func glassError(_ error: Error, naming result: BatchResult) -> GlassError {
-    guard var error = error as? GlassError else { return GlassError(.renderFailure, "\(error)") }
-    if let scene = result.scene, !error.message.hasPrefix(scene) {
-      error = GlassError(error.code, "\(scene): \(error.message)", cause: error.cause)
-    }
-    if let origin = result.origin, !error.message.hasPrefix(origin + ":") {
-      error = GlassError(error.code, "\(origin): \(error.message)", cause: error.cause)
-    }
+    var error = error as? GlassError ?? GlassError(.renderFailure, "\(error)")
+    if let scene = result.scene { error = error.located(file: scene) }
+    if let origin = result.origin { error = error.located(origin) }
     return error
   }
 }

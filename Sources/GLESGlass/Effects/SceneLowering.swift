@@ -79,8 +79,9 @@ struct SceneLowering {
       guard overflow || pixels > maxPixels else { continue }
       throw GlassError(
         .imageTooLarge,
-        "layers[\(index)].frame: an extended image is fitted to its whole frame, \(frame.size) pixels, over the limit "
-          + "of \(maxPixels); make the frame smaller or raise --max-pixels")
+        "an extended image is fitted to its whole frame, \(frame.size) pixels, over the limit "
+          + "of \(maxPixels); make the frame smaller or raise --max-pixels",
+        at: GlassError.Location(jsonPath: "layers[\(index)].frame"))
     }
   }
 

@@ -26,23 +26,124 @@ public struct GlassError: Error, Equatable, Sendable, CustomStringConvertible {
     case imagesDiffer = "images-differ"
   }
 
+  /// Where in a file an error is: the file, a line (and column) in it, a JSON
+  /// path in it. Any part may be missing.
+  public struct Location: Sendable, Equatable, CustomStringConvertible {
+    /// The file's path as the user gave it.
+    public var file: String?
+    /// A line of the file, from 1: a manifest's job, a JSON syntax error.
+    public var line: Int?
+    /// A column of that line, from 1.
+    public var column: Int?
+    /// The field, as `layers[2].glass[0].frame`.
+    public var jsonPath: String?
+
+    /// A location; nil parts are unknown.
+    public init(file: String? = nil, line: Int? = nil, column: Int? = nil, jsonPath: String? = nil) {
+      self.file = file
+      self.line = line
+      self.column = column
+      self.jsonPath = jsonPath
+    }
+
+    /// `file:line:column: json.path`, with the parts it has.
+    public var description: String {
+      var text = file ?? ""
+      if let line { text += text.isEmpty ? "line \(line)" : ":\(line)" }
+      if let column { text += ":\(column)" }
+      if let jsonPath { text += text.isEmpty ? jsonPath : ": \(jsonPath)" }
+      return text
+    }
+  }
+
   /// What kind of failure this is.
   public let code: Code
-  /// One sentence for a person: what failed, and how to fix it.
+  /// One sentence for a person: what failed, and how to fix it (where is in
+  /// `locations`).
   public let message: String
   /// The lower-level reason, verbatim, when there is one.
   public let cause: String?
+  /// Where the error is, outermost first: the manifest line of a batch job, the
+  /// scene file and the field in it, the image file that field names. Empty when
+  /// the error is about no file.
+  public private(set) var locations: [Location]
 
-  /// Makes an error with a message and an optional cause.
-  public init(_ code: Code, _ message: String, cause: String? = nil) {
+  /// Makes an error with a message, an optional cause and where it is.
+  public init(_ code: Code, _ message: String, cause: String? = nil, at location: Location? = nil) {
     self.code = code
     self.message = message
     self.cause = cause
+    self.locations = location.map { [$0] } ?? []
   }
 
-  /// The message, followed by the cause when there is one.
+  /// Makes an error about a file: `path: message`.
+  public init(_ code: Code, _ message: String, cause: String? = nil, file path: String) {
+    self.init(code, message, cause: cause, at: Location(file: path))
+  }
+
+  /// The innermost file the error is in (the scene, the image, the manifest).
+  public var file: String? { locations.last { $0.file != nil }?.file }
+  /// The field the error is about, in the innermost file that has one.
+  public var jsonPath: String? { locations.last { $0.jsonPath != nil }?.jsonPath }
+
+  /// The same error inside `outer`: a file around a JSON path, a line around a
+  /// scene, a JSON path around a nested one (`scene` + `layers[0]` is
+  /// `scene.layers[0]`). An `outer` the error already starts with adds nothing.
+  public func located(_ outer: Location) -> GlassError {
+    var error = self
+    guard var first = locations.first else {
+      error.locations = [outer]
+      return error
+    }
+    // An outer location the first one already says adds nothing.
+    if outer.file == first.file && (outer.line == nil || outer.line == first.line)
+      && (outer.column == nil || outer.column == first.column)
+      && (outer.jsonPath == nil || first.jsonPath.map { Self.path($0, isWithin: outer.jsonPath ?? "") } == true)
+    {
+      return error
+    }
+    if first.file == nil, outer.line == nil || first.line == nil {
+      // A location without a file is inside the outer one: merge them.
+      first.file = outer.file
+      if first.line == nil { first.line = outer.line }
+      if first.column == nil { first.column = outer.column }
+      switch (outer.jsonPath, first.jsonPath) {
+      case (let head?, let tail?): first.jsonPath = tail.hasPrefix("[") ? head + tail : head + "." + tail
+      case (let head?, nil): first.jsonPath = head
+      default: break
+      }
+      error.locations[0] = first
+    } else {
+      error.locations.insert(outer, at: 0)
+    }
+    return error
+  }
+
+  /// True when the JSON path `path` is `outer` or a field or element within it.
+  static func path(_ path: String, isWithin outer: String) -> Bool {
+    guard path.hasPrefix(outer) else { return false }
+    let rest = path.dropFirst(outer.count)
+    return rest.isEmpty || rest.hasPrefix(".") || rest.hasPrefix("[")
+  }
+
+  /// The same error inside `file` (with a JSON path in it).
+  public func located(file: String, line: Int? = nil, jsonPath: String? = nil) -> GlassError {
+    located(Location(file: file, line: line, jsonPath: jsonPath))
+  }
+
+  /// The same error with another message, in the same place.
+  public func rephrased(_ message: String) -> GlassError {
+    var error = GlassError(code, message, cause: cause)
+    error.locations = locations
+    return error
+  }
+
+  /// Where, the message, and the cause when there is one:
+  /// `jobs.jsonl:7: a.json: layers[0].frame: the width is negative; ...`.
   public var description: String {
-    guard let cause, !cause.isEmpty else { return message }
-    return "\(message) (\(cause))"
+    let head = locations.map(\.description).filter { !$0.isEmpty }.joined(separator: ": ")
+    let text = head.isEmpty ? message : "\(head): \(message)"
+    guard let cause, !cause.isEmpty else { return text }
+    return "\(text) (\(cause))"
   }
 }

@@ -77,7 +77,7 @@ public enum PNGCodec {
   {
     let data = try readFile(path, maxPixels: maxPixels)
     let header = try header(of: data, name: path)
-    try checkPixelLimit(header.size, maxPixels: maxPixels, what: path)
+    try checkPixelLimit(header.size, maxPixels: maxPixels, file: path)
     try checkDataSize(header, name: path)
     try check(header)
     return try decode(data, name: path, maxPixels: maxPixels)
@@ -104,30 +104,30 @@ public enum PNGCodec {
     guard stat(path, &info) == 0 else {
       let reason = errno
       if reason == ENOENT || reason == ENOTDIR {
-        throw GlassError(.fileUnreadable, "\(path): no such file; check the path")
+        throw GlassError(.fileUnreadable, "no such file; check the path", file: path)
       }
       throw GlassError(
-        .fileUnreadable, "\(path): cannot be read; check the path and its permissions",
-        cause: String(cString: strerror(reason)))
+        .fileUnreadable, "cannot be read; check the path and its permissions",
+        cause: String(cString: strerror(reason)), file: path)
     }
     switch info.st_mode & S_IFMT {
     case S_IFREG: break
-    case S_IFDIR: throw GlassError(.fileUnreadable, "\(path) is a folder, not a file; name a file")
-    case S_IFCHR: throw GlassError(.fileUnreadable, "\(path) is a character device, not a regular file; name a file")
-    case S_IFBLK: throw GlassError(.fileUnreadable, "\(path) is a block device, not a regular file; name a file")
-    case S_IFIFO: throw GlassError(.fileUnreadable, "\(path) is a FIFO (named pipe), not a regular file; name a file")
-    case S_IFSOCK: throw GlassError(.fileUnreadable, "\(path) is a socket, not a regular file; name a file")
-    default: throw GlassError(.fileUnreadable, "\(path) is not a regular file; name a file")
+    case S_IFDIR: throw GlassError(.fileUnreadable, "it is a folder, not a file; name a file", file: path)
+    case S_IFCHR: throw GlassError(.fileUnreadable, "it is a character device, not a regular file; name a file", file: path)
+    case S_IFBLK: throw GlassError(.fileUnreadable, "it is a block device, not a regular file; name a file", file: path)
+    case S_IFIFO: throw GlassError(.fileUnreadable, "it is a FIFO (named pipe), not a regular file; name a file", file: path)
+    case S_IFSOCK: throw GlassError(.fileUnreadable, "it is a socket, not a regular file; name a file", file: path)
+    default: throw GlassError(.fileUnreadable, "it is not a regular file; name a file", file: path)
     }
     guard Int(info.st_size) <= maxBytes else {
       throw GlassError(
         .fileUnreadable,
-        "\(path): the file is \(byteAmount(Int(info.st_size))), larger than \(what) can be; check the path")
+        "the file is \(byteAmount(Int(info.st_size))), larger than \(what) can be; check the path", file: path)
     }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       throw GlassError(
-        .fileUnreadable, "\(path): cannot be read; check its permissions", cause: String(cString: strerror(errno)))
+        .fileUnreadable, "cannot be read; check its permissions", cause: String(cString: strerror(errno)), file: path)
     }
     defer { close(descriptor) }
     // Read to the end (the file may have changed size since stat), never past the limit.
@@ -138,12 +138,13 @@ public enum PNGCodec {
       let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
       guard count >= 0 else {
-        throw GlassError(.fileUnreadable, "\(path): cannot be read", cause: String(cString: strerror(errno)))
+        throw GlassError(.fileUnreadable, "cannot be read", cause: String(cString: strerror(errno)), file: path)
       }
       if count == 0 { break }
       bytes.append(contentsOf: chunk[0..<count])
       guard bytes.count <= maxBytes else {
-        throw GlassError(.fileUnreadable, "\(path): the file grew while it was read, past \(byteAmount(maxBytes))")
+        throw GlassError(
+          .fileUnreadable, "the file grew while it was read, past \(byteAmount(maxBytes))", file: path)
       }
     }
     return bytes
@@ -157,7 +158,7 @@ public enum PNGCodec {
       cpng_read_header(bytes.baseAddress, bytes.count, &info, &message, message.count)
     }
     guard status == 0 else {
-      throw GlassError(.invalidImage, "\(name): \(String(cBuffer: message)); it is not a readable PNG file")
+      throw GlassError(.invalidImage, "\(String(cBuffer: message)); it is not a readable PNG file", file: name)
     }
     return Header(
       size: PixelSize(width: Int(info.width), height: Int(info.height)),
@@ -175,8 +176,8 @@ public enum PNGCodec {
       header.compressedBytes == 0 ? "no image data" : "only \(byteAmount(header.compressedBytes)) of image data"
     throw GlassError(
       .invalidImage,
-      "\(name): the header says \(header.size) pixels but the file holds \(data), which cannot fill them; "
-        + "the PNG data is truncated or damaged")
+      "the header says \(header.size) pixels but the file holds \(data), which cannot fill them; "
+        + "the PNG data is truncated or damaged", file: name)
   }
 
   /// `812 bytes`, `3.1 KB`, `52 MB`.
@@ -229,7 +230,7 @@ public enum PNGCodec {
     -> Decoded?
   {
     let header = try header(of: data, name: name)
-    try checkPixelLimit(header.size, maxPixels: maxPixels, what: name)
+    try checkPixelLimit(header.size, maxPixels: maxPixels, file: name)
     try checkDataSize(header, name: name)
     let depth: RGBAImage.Depth = requested ?? (header.bitDepth == 16 ? .sixteen : .eight)
     var message = [CChar](repeating: 0, count: 512)
@@ -256,12 +257,22 @@ public enum PNGCodec {
     }
     if status == 1 { return nil }
     guard status == 0 else {
-      throw GlassError(.invalidImage, "\(name): \(String(cBuffer: message)); the PNG data is damaged")
+      throw GlassError(.invalidImage, "\(String(cBuffer: message)); the PNG data is damaged", file: name)
     }
     let warningText = String(cBuffer: warnings)
     return Decoded(
       image: RGBAImage(size: header.size, samples: samples), header: header,
       warnings: warningText.isEmpty ? [] : warningText.components(separatedBy: "; "))
+  }
+
+  /// Throws `imageTooLarge`, located in `file`, when the image file's `size` is
+  /// over `maxPixels`.
+  public static func checkPixelLimit(_ size: PixelSize, maxPixels: Int, file: String) throws {
+    do {
+      try checkPixelLimit(size, maxPixels: maxPixels, what: "the image")
+    } catch let error as GlassError {
+      throw error.located(file: file)
+    }
   }
 
   /// Throws `imageTooLarge` when `size` is over `maxPixels`.

@@ -31,7 +31,7 @@ struct PNGRows: ImageRowSource {
     var message = [CChar](repeating: 0, count: 512)
     let name = name
     func damaged() -> GlassError {
-      GlassError(.invalidImage, "\(name): \(String(cBuffer: message)); the PNG data is damaged")
+      GlassError(.invalidImage, "\(String(cBuffer: message)); the PNG data is damaged", file: name)
     }
     let rowBytes = 4 * (depth.rawValue / 8) * size.width
     let band = UnsafeMutableRawBufferPointer.allocate(byteCount: rowBytes * bandRows, alignment: 16)

@@ -9,6 +9,9 @@ public struct SceneFile: Sendable {
   public var path: String
   /// The folder image paths are relative to.
   public var directory: String
+  /// Where the scene is, for errors: its file, or the `scene` field of a batch
+  /// manifest's line; empty for a scene made in Swift.
+  public var location: GlassError.Location
 
   /// The largest scene file read, in bytes.
   public static let maximumBytes = 64 << 20
@@ -19,10 +22,11 @@ public struct SceneFile: Sendable {
     do {
       scene = try Scene(json: bytes)
     } catch let error as GlassError {
-      throw GlassError(error.code, "\(path): \(error.message)", cause: error.cause)
+      throw error.located(file: path)
     }
     self.path = path
     directory = (path as NSString).deletingLastPathComponent
+    location = GlassError.Location(file: path)
   }
 
   /// A scene with the folder its images are relative to.
@@ -30,6 +34,14 @@ public struct SceneFile: Sendable {
     self.scene = scene
     self.path = "(scene)"
     self.directory = directory
+    location = GlassError.Location()
+  }
+
+  /// `error` placed in this scene, at `jsonPath` when given.
+  public func locate(_ error: GlassError, at jsonPath: String? = nil) -> GlassError {
+    var error = error
+    if let jsonPath { error = error.located(GlassError.Location(jsonPath: jsonPath)) }
+    return location == GlassError.Location() ? error : error.located(location)
   }
 
   /// The file path of an image path of the scene.

@@ -20,8 +20,9 @@ public final class SceneImages: @unchecked Sendable {
   struct PNGFile {
     /// The file's path, for errors.
     var path: String
-    /// Where the scene names it (`scene.json: layers[2].source`), for errors.
-    var reference: String
+    /// The scene that names it, and where, for errors.
+    var scene: SceneFile
+    var jsonPath: String
     var data: [UInt8]
     var header: PNGCodec.Header
   }
@@ -79,23 +80,22 @@ public final class SceneImages: @unchecked Sendable {
     self.cache = cache
     for (jsonPath, imagePath) in file.scene.imageReferences where sources[imagePath] == nil {
       let path = file.resolve(imagePath)
-      let reference = "\(file.path): \(jsonPath)"
       do {
         if let cache, let key = ImageCache.FileKey(path: path) {
           fileKeys[imagePath] = key
           if let image = cache.decoded(key) {
-            try PNGCodec.checkPixelLimit(image.size, maxPixels: maxPixels, what: path)
+            try PNGCodec.checkPixelLimit(image.size, maxPixels: maxPixels, file: path)
             sources[imagePath] = .decoded(image)
             continue
           }
         }
         let data = try PNGCodec.readFile(path, maxPixels: maxPixels)
         let header = try PNGCodec.header(of: data, name: path)
-        try PNGCodec.checkPixelLimit(header.size, maxPixels: maxPixels, what: path)
+        try PNGCodec.checkPixelLimit(header.size, maxPixels: maxPixels, file: path)
         try PNGCodec.checkDataSize(header, name: path)
-        sources[imagePath] = .file(PNGFile(path: path, reference: reference, data: data, header: header))
+        sources[imagePath] = .file(PNGFile(path: path, scene: file, jsonPath: jsonPath, data: data, header: header))
       } catch let error as GlassError {
-        throw GlassError(error.code, "\(reference): \(error.message)", cause: error.cause)
+        throw file.locate(error, at: jsonPath)
       }
     }
   }
@@ -183,7 +183,7 @@ public final class SceneImages: @unchecked Sendable {
       decodedWholeCount += 1
       return ImageResampler.fit(decoded.image, to: key.frame, mode: key.mode, window: key.window)
     } catch let error as GlassError {
-      throw GlassError(error.code, "\(file.reference): \(error.message)", cause: error.cause)
+      throw file.scene.locate(error, at: file.jsonPath)
     }
   }
 }

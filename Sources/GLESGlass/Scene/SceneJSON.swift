@@ -11,7 +11,9 @@ struct JSONNode {
   var root = "the scene"
 
   func fail(_ message: String) -> GlassError {
-    GlassError(.invalidScene, "\(path.isEmpty ? root : path): \(message)")
+    path.isEmpty
+      ? GlassError(.invalidScene, "\(root): \(message)")
+      : GlassError(.invalidScene, message, at: GlassError.Location(jsonPath: path))
   }
 
   func number() throws -> Double {
@@ -99,7 +101,8 @@ extension Scene {
       root = try JSONValue.parse(bytes)
     } catch {
       throw GlassError(
-        .invalidScene, "line \(error.line), column \(error.column): \(error.message); the file must be JSON")
+        .invalidScene, "\(error.message); the file must be JSON",
+        at: GlassError.Location(line: error.line, column: error.column))
     }
     try self.init(node: JSONNode(value: root, path: ""))
     try validate()

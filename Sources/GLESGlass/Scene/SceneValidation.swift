@@ -80,7 +80,7 @@ extension Scene {
 /// Range checks with JSON paths.
 struct SceneValidator {
   func fail(_ path: String, _ message: String) -> GlassError {
-    GlassError(.invalidScene, "\(path): \(message)")
+    GlassError(.invalidScene, message, at: GlassError.Location(jsonPath: path))
   }
 
   func check(_ path: String, _ value: Double, _ range: ClosedRange<Double>, _ unit: String) throws {
