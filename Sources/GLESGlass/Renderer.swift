@@ -122,9 +122,34 @@ public final class Renderer: @unchecked Sendable {
     try render(scene, images: SceneImages(images), depth: depth, maxPixels: maxPixels, timings: &timings)
   }
 
-  /// Runs a prepared render on the backend.
+  /// Runs a prepared render on the backend: `submit`, then `wait`.
   public func render(_ prepared: PreparedRender, timings: inout RenderTimings) throws -> RGBAImage {
-    try execute(prepared.compiled, timings: &timings)
+    try wait(submit(prepared), timings: &timings)
+  }
+
+  /// Uploads a prepared render's images, submits its passes and starts reading
+  /// its output back, and returns without waiting for the GPU: the caller can
+  /// submit the next render, or encode the last one, while this one runs. `wait`
+  /// gives the image. On the CPU backend the render is done when this returns.
+  public func submit(_ prepared: PreparedRender) throws -> SubmittedRender {
+    let compiled = prepared.compiled
+    switch backend {
+    case .gles(let gles):
+      if let problem = Self.textureLimitProblem(compiled, limit: gles.info.maxTextureSize) {
+        guard let cpuFallback else { throw GlassError(.imageTooLarge, "\(problem); use --backend cpu") }
+        return try SubmittedRender(compiled, on: cpuFallback, fallbackReason: problem)
+      }
+      return try SubmittedRender(compiled, on: gles, fallbackReason: nil)
+    case .cpu(let cpu):
+      return try SubmittedRender(compiled, on: cpu, fallbackReason: nil)
+    }
+  }
+
+  /// Waits for a submitted render and returns its image, adding its upload,
+  /// render and readback times to `timings`. Throws when the driver failed, or
+  /// when this render was waited for already.
+  public func wait(_ submitted: SubmittedRender, timings: inout RenderTimings) throws -> RGBAImage {
+    try submitted.wait(timings: &timings)
   }
 
   /// Checks an extension of an image of `imageSize` without the image: the
@@ -183,22 +208,6 @@ public final class Renderer: @unchecked Sendable {
     return PreparedRender(compiled: compiled)
   }
 
-  /// Runs a compiled graph on the backend, or on the CPU fallback when the GPU's
-  /// textures are too small for it.
-  func execute(_ compiled: CompiledGraph, timings: inout RenderTimings) throws -> RGBAImage {
-    switch backend {
-    case .gles(let gles):
-      if let problem = Self.textureLimitProblem(compiled, limit: gles.info.maxTextureSize) {
-        guard let cpuFallback else { throw GlassError(.imageTooLarge, "\(problem); use --backend cpu") }
-        timings.fallbackReason = problem
-        return try RenderExecutor.execute(compiled, on: cpuFallback, timings: &timings)
-      }
-      return try RenderExecutor.execute(compiled, on: gles, timings: &timings)
-    case .cpu(let backend):
-      return try RenderExecutor.execute(compiled, on: backend, timings: &timings)
-    }
-  }
-
   /// The largest working set of intermediate images a render may have, in bytes of
   /// binary16 pixels (the CPU backend holds them as Float, twice this).
   public static let maxWorkingBytes = 2 << 30
@@ -232,6 +241,46 @@ public final class Renderer: @unchecked Sendable {
       return "\(what) is \(size), over the GPU's largest texture of \(limit)x\(limit) pixels"
     }
     return nil
+  }
+}
+
+/// A render submitted to its backend and not yet waited for: its passes run
+/// (on a GPU) while the caller does other work. `Renderer.wait` gives its image;
+/// one dropped without a wait lets go of what it holds.
+public final class SubmittedRender: @unchecked Sendable {
+  /// Size of the output image in pixels.
+  public let size: PixelSize
+  /// Why it runs on the CPU although the renderer has a GPU, if it does.
+  public let fallbackReason: String?
+  private let lock = NSLock()
+  private var finish: ((inout RenderTimings) throws -> RGBAImage)?
+  private let abandon: () -> Void
+
+  fileprivate init<Backend: RenderBackend>(
+    _ compiled: CompiledGraph, on backend: Backend, fallbackReason: String?
+  ) throws {
+    let submission = try RenderExecutor.submit(compiled, on: backend)
+    size = compiled.graph[compiled.output].descriptor.size
+    self.fallbackReason = fallbackReason
+    finish = { timings in try RenderExecutor.wait(submission, on: backend, timings: &timings) }
+    abandon = { RenderExecutor.abandon(submission, on: backend) }
+  }
+
+  fileprivate func wait(timings: inout RenderTimings) throws -> RGBAImage {
+    let finish = lock.withLock {
+      defer { self.finish = nil }
+      return self.finish
+    }
+    guard let finish else {
+      throw GlassError(.renderFailure, "this render was waited for already; submit it again for another image")
+    }
+    if let fallbackReason { timings.fallbackReason = fallbackReason }
+    return try finish(&timings)
+  }
+
+  deinit {
+    // Nothing to do after a wait; otherwise the output and its readback go back.
+    abandon()
   }
 }
 

@@ -257,24 +257,43 @@ public final class BatchRenderer: @unchecked Sendable {
       }
     }
     spawn("glass-gpu render", group) { [self] in
-      while var prepared = toRender.pop() {
+      // Two jobs on the renderer at once: the next job's upload and passes are
+      // submitted before the last one's readback is waited for, so the GPU is
+      // not idle while this thread waits, converts or uploads.
+      var inFlight: InFlight?
+      while true {
+        let next: Prepared?
+        if let waiting = inFlight {
+          switch toRender.poll() {
+          case .item(let prepared): next = prepared
+          case .closed: next = nil
+          case .empty:
+            // Nothing to overlap with: finish the job in flight first.
+            complete(waiting, state, toWrite)
+            inFlight = nil
+            continue
+          }
+        } else {
+          next = toRender.pop()
+        }
+        guard var prepared = next else { break }
         prepared.result.timings.waitMilliseconds = milliseconds(since: prepared.queued)
-        let renderStart = Date()
-        var timings = RenderTimings()
+        let submitStart = Date()
         do {
-          let image = try renderer.render(prepared.render, timings: &timings)
-          prepared.result.timings.renderMilliseconds = milliseconds(since: renderStart)
-          prepared.result.backend = timings.fallbackReason == nil ? renderer.backendName : "cpu"
-          toWrite.push(Rendered(result: prepared.result, output: prepared.output, image: image))
+          let submitted = try renderer.submit(prepared.render)
+          let submitSeconds = Date().timeIntervalSince(submitStart)
+          if let waiting = inFlight { complete(waiting, state, toWrite) }
+          inFlight = InFlight(prepared: prepared, submitted: submitted, submitSeconds: submitSeconds)
         } catch {
+          state.renderBusySeconds += Date().timeIntervalSince(submitStart)
           var result = prepared.result
           result.status = .failed
           result.phase = .render
           result.error = Self.glassError(error, naming: result)
           state.deliver(result)
         }
-        state.renderBusySeconds += Date().timeIntervalSince(renderStart)
       }
+      if let waiting = inFlight { complete(waiting, state, toWrite) }
       toWrite.close()
     }
     for index in 0..<workers {
@@ -342,6 +361,33 @@ public final class BatchRenderer: @unchecked Sendable {
   private enum PrepareOutcome {
     case ready(Prepared)
     case failed(BatchResult)
+  }
+
+  private struct InFlight {
+    var prepared: Prepared
+    var submitted: SubmittedRender
+    var submitSeconds: Double
+  }
+
+  /// Waits for a submitted job and hands it to the writers (or fails it).
+  private func complete(_ job: InFlight, _ state: RunState, _ toWrite: BoundedQueue<Rendered>) {
+    let waitStart = Date()
+    var result = job.prepared.result
+    var timings = RenderTimings()
+    do {
+      let image = try renderer.wait(job.submitted, timings: &timings)
+      let busy = job.submitSeconds + Date().timeIntervalSince(waitStart)
+      state.renderBusySeconds += busy
+      result.timings.renderMilliseconds = busy * 1000
+      result.backend = timings.fallbackReason == nil ? renderer.backendName : "cpu"
+      toWrite.push(Rendered(result: result, output: job.prepared.output, image: image))
+    } catch {
+      state.renderBusySeconds += job.submitSeconds + Date().timeIntervalSince(waitStart)
+      result.status = .failed
+      result.phase = .render
+      result.error = Self.glassError(error, naming: result)
+      state.deliver(result)
+    }
   }
 
   private struct Rendered {
@@ -499,6 +545,27 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     while items.count == head && !closed { condition.wait() }
+    return take()
+  }
+
+  /// What `pop` would give, without waiting: an item, or `empty` when none is
+  /// there yet, or `closed` when none will come.
+  enum Polled {
+    case item(Element)
+    case empty
+    case closed
+  }
+
+  /// The next item if one is there now.
+  func poll() -> Polled {
+    condition.lock()
+    defer { condition.unlock() }
+    if items.count == head { return closed ? .closed : .empty }
+    return take().map { .item($0) } ?? .closed
+  }
+
+  /// Takes the head item; the lock is held.
+  private func take() -> Element? {
     guard items.count > head, let item = items[head] else { return nil }
     // The slot lets go of the item now: a popped job's images must not stay
     // alive in the queue until it is compacted.

@@ -51,12 +51,18 @@ func milliseconds() -> Double {
 protocol RenderBackend: AnyObject {
   /// The backend's image.
   associatedtype Image
+  /// A readback started and not yet waited for.
+  associatedtype Readback
 
   /// False for a backend with no upload and readback (the CPU): the time of those
   /// steps, which only hand over memory, counts as rendering.
   var hasTransfers: Bool { get }
   /// Runs `body` where the backend's objects may be touched (for GLES, the GL thread).
   func perform<T>(_ body: () throws -> T) throws -> T
+  /// A render's submit begins (sources it uploads are its own until it ends).
+  func beginFrame()
+  /// A render's submit has ended: pooled images recent renders did not use go.
+  func endFrame()
   /// Makes an image holding `rects` of a source in the descriptor's format.
   func upload(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> Image
   /// Makes the output image; the CPU backend takes `target`'s storage to write into.
@@ -67,10 +73,17 @@ protocol RenderBackend: AnyObject {
   func recycle(_ image: Image, _ descriptor: ImageDescriptor)
   /// Runs one pass.
   func run(_ pass: RenderGraph.Pass, inputs: [Image], output: Image) throws
-  /// Waits for every pass to complete.
+  /// Waits for every pass to complete (`GLASS_GPU_TRACE` only).
   func finish() throws
-  /// Copies `rects` of the output into `target` (the CPU backend hands its storage back).
-  func readback(_ image: Image, rects: [PixelRect], into target: inout RGBAImage) throws
+  /// Starts copying `rects` of the output towards `target` once the passes before
+  /// it complete, without waiting for them (GLES: into a pixel buffer, behind a
+  /// fence). The CPU backend hands its storage back to `target` here.
+  func startReadback(_ image: Image, rects: [PixelRect], target: inout RGBAImage) throws -> Readback
+  /// Waits for a readback and places its pixels in `target`; returns the
+  /// milliseconds spent waiting for the passes to complete.
+  func finishReadback(_ readback: Readback, into target: inout RGBAImage) throws -> Double
+  /// Lets go of a readback no one will wait for.
+  func abandonReadback(_ readback: Readback)
 }
 
 /// `GLASS_GPU_TRACE=1` prints the time of every pass to stderr (each pass then
@@ -90,23 +103,53 @@ enum RenderExecutor {
     return milliseconds() - start
   }
 
+  /// A render whose passes and readback are submitted, and what `wait` needs.
+  final class Submission<Backend: RenderBackend> {
+    var target: RGBAImage
+    let output: Backend.Image
+    let outputDescriptor: ImageDescriptor
+    var readback: Backend.Readback?
+    /// Milliseconds uploading, and submitting the passes (and placing copies).
+    var upload = 0.0
+    var submit = 0.0
+
+    init(target: RGBAImage, output: Backend.Image, outputDescriptor: ImageDescriptor, readback: Backend.Readback) {
+      self.target = target
+      self.output = output
+      self.outputDescriptor = outputDescriptor
+      self.readback = readback
+    }
+  }
+
   /// Executes `compiled` and returns its output, with the graph's exact copies
-  /// placed. Fills the upload, render and readback timings.
+  /// placed: `submit`, then `wait`. Fills the upload, render and readback timings.
   static func execute<Backend: RenderBackend>(
     _ compiled: CompiledGraph, on backend: Backend, timings: inout RenderTimings
   ) throws -> RGBAImage {
+    try wait(submit(compiled, on: backend), on: backend, timings: &timings)
+  }
+
+  /// Uploads the sources, submits every pass and starts the readback of the
+  /// output, then places the exact copies (on a GPU, while it works). Returns
+  /// without waiting for the GPU. Every image but the output is back in the pool.
+  static func submit<Backend: RenderBackend>(_ compiled: CompiledGraph, on backend: Backend) throws -> Submission<
+    Backend
+  > {
     let graph = compiled.graph
     let outputDescriptor = graph[compiled.output].descriptor
     let depth: RGBAImage.Depth = outputDescriptor.format == .srgb16 ? .sixteen : .eight
     var target = RGBAImage(size: outputDescriptor.size, depth: depth)
-    var phases = (upload: 0.0, render: 0.0, readback: 0.0)
     var copyTime = 0.0
 
-    try backend.perform {
+    let submission = try backend.perform { () throws -> Submission<Backend> in
+      backend.beginFrame()
+      defer { backend.endFrame() }
       var images = [Backend.Image?](repeating: nil, count: graph.resources.count)
+      var keepOutput = false
       defer {
         for (index, image) in images.enumerated() {
-          if let image { backend.recycle(image, graph.resources[index].descriptor) }
+          guard let image, !(keepOutput && index == compiled.output.index) else { continue }
+          backend.recycle(image, graph.resources[index].descriptor)
         }
       }
       let start = milliseconds()
@@ -117,18 +160,19 @@ enum RenderExecutor {
         }
       }
       let uploaded = milliseconds()
-      images[compiled.output.index] = try backend.makeOutput(outputDescriptor, target: &target)
+      let output = try backend.makeOutput(outputDescriptor, target: &target)
+      images[compiled.output.index] = output
       for (position, pass) in compiled.passes.enumerated() {
         for handle in pass.inputs + [pass.output] where compiled.lifetimes[handle]?.lowerBound == position {
           if images[handle.index] == nil { images[handle.index] = try backend.acquire(graph[handle].descriptor) }
         }
-        guard let output = images[pass.output.index] else { preconditionFailure("output image made") }
+        guard let passOutput = images[pass.output.index] else { preconditionFailure("output image made") }
         let inputs = pass.inputs.map { handle -> Backend.Image in
           guard let image = images[handle.index] else { preconditionFailure("input image made") }
           return image
         }
         let passStart = trace ? milliseconds() : 0
-        try backend.run(pass, inputs: inputs, output: output)
+        try backend.run(pass, inputs: inputs, output: passOutput)
         if trace {
           try backend.finish()
           let area = pass.rect.pixelCount
@@ -144,30 +188,62 @@ enum RenderExecutor {
           }
         }
       }
-      // The exact copies need no GPU: a GPU backend's are made while it works.
-      // (The CPU backend holds the target's storage until readback.)
-      if backend.hasTransfers { copyTime = placeCopies(graph.copies, into: &target) }
-      try backend.finish()
-      let rendered = milliseconds()
-      if let output = images[compiled.output.index] {
-        try backend.readback(output, rects: compiled.writtenRects, into: &target)
-      }
-      if !backend.hasTransfers { copyTime = placeCopies(graph.copies, into: &target) }
-      phases = (uploaded - start, rendered - uploaded, milliseconds() - rendered)
+      let readback = try backend.startReadback(output, rects: compiled.writtenRects, target: &target)
+      // The exact copies need no GPU: a GPU backend's are placed while it works.
+      // (The CPU backend held the target's storage until the readback.)
+      copyTime = placeCopies(graph.copies, into: &target)
+      keepOutput = true
+      let submission = Submission<Backend>(
+        target: target, output: output, outputDescriptor: outputDescriptor, readback: readback)
+      target = RGBAImage(size: PixelSize(width: 0, height: 0), depth: depth)
+      submission.upload = uploaded - start
+      submission.submit = milliseconds() - uploaded
+      return submission
     }
     if trace {
       traceLine(
         String(
-          format: "upload %.3f ms, passes and copies %.3f ms (copies %.3f ms), readback %.3f ms",
-          phases.upload, phases.render, copyTime, phases.readback))
+          format: "upload %.3f ms, passes submitted and copies placed %.3f ms (copies %.3f ms)", submission.upload,
+          submission.submit, copyTime))
     }
+    return submission
+  }
+
+  /// Waits for a submitted render's readback and returns its output; the output
+  /// image goes back to the pool. Fills the upload, render and readback timings.
+  static func wait<Backend: RenderBackend>(
+    _ submission: Submission<Backend>, on backend: Backend, timings: inout RenderTimings
+  ) throws -> RGBAImage {
+    guard let readback = submission.readback else { preconditionFailure("a submission is waited for once") }
+    submission.readback = nil
+    var waited = 0.0
+    var readTime = 0.0
+    try backend.perform {
+      defer { backend.recycle(submission.output, submission.outputDescriptor) }
+      let start = milliseconds()
+      waited = try backend.finishReadback(readback, into: &submission.target)
+      readTime = milliseconds() - start - waited
+    }
+    if trace { traceLine(String(format: "waited for the passes %.3f ms, readback %.3f ms", waited, readTime)) }
     if backend.hasTransfers {
-      timings.uploadMilliseconds += phases.upload
-      timings.renderMilliseconds += phases.render
-      timings.readbackMilliseconds += phases.readback
+      timings.uploadMilliseconds += submission.upload
+      timings.renderMilliseconds += submission.submit + waited
+      timings.readbackMilliseconds += readTime
     } else {
-      timings.renderMilliseconds += phases.upload + phases.render + phases.readback
+      timings.renderMilliseconds += submission.upload + submission.submit + waited + readTime
     }
-    return target
+    let image = submission.target
+    submission.target = RGBAImage(size: PixelSize(width: 0, height: 0), depth: image.depth)
+    return image
+  }
+
+  /// Lets go of a submitted render no one will wait for.
+  static func abandon<Backend: RenderBackend>(_ submission: Submission<Backend>, on backend: Backend) {
+    guard let readback = submission.readback else { return }
+    submission.readback = nil
+    _ = try? backend.perform {
+      backend.abandonReadback(readback)
+      backend.recycle(submission.output, submission.outputDescriptor)
+    }
   }
 }

@@ -93,12 +93,13 @@ extension CPUBackend: RenderBackend {
 
   func perform<T>(_ body: () throws -> T) throws -> T {
     lock.lock()
-    defer {
-      _ = pool.endRender()
-      lock.unlock()
-    }
+    defer { lock.unlock() }
     return try body()
   }
+
+  func beginFrame() {}
+
+  func endFrame() { _ = pool.endRender() }
 
   func upload(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> CPUImage {
     // Nothing is converted here: the CPU backend has no upload. A linear source
@@ -200,8 +201,14 @@ extension CPUBackend: RenderBackend {
 
   func finish() throws {}
 
-  func readback(_ image: CPUImage, rects: [PixelRect], into target: inout RGBAImage) throws {
+  /// The render is done when its passes return: the readback hands the output's
+  /// storage back.
+  func startReadback(_ image: CPUImage, rects: [PixelRect], target: inout RGBAImage) throws {
     target = image.encoded
     image.encoded = RGBAImage(size: PixelSize(width: 0, height: 0), depth: .eight)
   }
+
+  func finishReadback(_ readback: Void, into target: inout RGBAImage) throws -> Double { 0 }
+
+  func abandonReadback(_ readback: Void) {}
 }

@@ -31,6 +31,8 @@ public struct GLObjectCounts: Sendable, Equatable, CustomStringConvertible {
   public var textures: Int
   /// Live framebuffers.
   public var framebuffers: Int
+  /// Live pixel buffers (readbacks in flight, and two idle for the next ones).
+  public var buffers: Int
   /// Live programs.
   public var programs: Int
   /// Pooled images handed out and not returned.
@@ -42,7 +44,7 @@ public struct GLObjectCounts: Sendable, Equatable, CustomStringConvertible {
 
   /// One line.
   public var description: String {
-    "textures \(textures), framebuffers \(framebuffers), programs \(programs), pool in use \(poolInUse), idle \(poolIdle), "
+    "textures \(textures), framebuffers \(framebuffers), buffers \(buffers), programs \(programs), pool in use \(poolInUse), idle \(poolIdle), "
       + "kept sources \(keptSources)"
   }
 }
@@ -124,12 +126,12 @@ extension GLESBackend: RenderBackend {
   var hasTransfers: Bool { true }
 
   func perform<T>(_ body: () throws -> T) throws -> T {
-    try onGLThread {
-      state.renderCount += 1
-      defer { state.endRender() }
-      return try body()
-    }
+    try onGLThread(body)
   }
+
+  func beginFrame() { state.renderCount += 1 }
+
+  func endFrame() { state.endRender() }
 
   func upload(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> GLTexture {
     try state.uploadKept(source, as: descriptor)
@@ -157,8 +159,16 @@ extension GLESBackend: RenderBackend {
     try checkGLError("rendering")
   }
 
-  func readback(_ image: GLTexture, rects: [PixelRect], into target: inout RGBAImage) throws {
-    try state.readback(image, rects: rects, into: &target)
+  func startReadback(_ image: GLTexture, rects: [PixelRect], target: inout RGBAImage) throws -> GLReadback {
+    try state.startReadback(image, rects: rects, depth: target.depth)
+  }
+
+  func finishReadback(_ readback: GLReadback, into target: inout RGBAImage) throws -> Double {
+    try state.finishReadback(readback, into: &target)
+  }
+
+  func abandonReadback(_ readback: GLReadback) {
+    state.abandon(readback)
   }
 }
 
@@ -178,6 +188,9 @@ final class GLESState {
   private var nearestSampler: GLuint = 0
   private var liveTextures = 0
   private var liveFramebuffers = 0
+  private var liveBuffers = 0
+  /// Pack buffers of finished readbacks, for the next ones.
+  private var idleBuffers: [GLPackBuffer] = []
   private var staging: [UInt16] = []
   private(set) var isTornDown = false
 
@@ -300,7 +313,7 @@ final class GLESState {
 
   func counts() -> GLObjectCounts {
     GLObjectCounts(
-      textures: liveTextures, framebuffers: liveFramebuffers, programs: programs.count,
+      textures: liveTextures, framebuffers: liveFramebuffers, buffers: liveBuffers, programs: programs.count,
       poolInUse: pool.inUse, poolIdle: pool.idleCount, keptSources: kept.count)
   }
 
@@ -342,6 +355,10 @@ final class GLESState {
 
   func trim(toBytes maxIdleBytes: Int) {
     for texture in pool.trim(toBytes: maxIdleBytes) { delete(texture) }
+    if maxIdleBytes == 0 {
+      for buffer in idleBuffers { deleteBuffer(buffer) }
+      idleBuffers.removeAll()
+    }
   }
 
   /// After each render: textures of sizes recent renders did not use are
@@ -470,40 +487,133 @@ final class GLESState {
     }
   }
 
-  func readback(_ texture: GLTexture, rects: [PixelRect], into target: inout RGBAImage) throws {
+  /// Starts reading `rects` of `texture` into a pixel pack buffer, rect after
+  /// rect, and sets a fence behind the reads: the GPU copies when the passes are
+  /// done, and the GL thread is free to submit the next render meanwhile.
+  func startReadback(_ texture: GLTexture, rects: [PixelRect], depth: RGBAImage.Depth) throws -> GLReadback {
     try bindTarget(texture)
+    let rects = rects.filter { !$0.isEmpty }
+    // RGBA_INTEGER / UNSIGNED_INT is the read format every ES 3 driver takes for RGBA16UI.
+    let pixelBytes = depth == .eight ? 4 : 16
+    let bytes = max(1, rects.reduce(0) { $0 + $1.pixelCount * pixelBytes })
+    let buffer = packBuffer(bytes: bytes)
+    glBindBuffer(glEnum(GL_PIXEL_PACK_BUFFER), buffer.name)
+    defer { glBindBuffer(glEnum(GL_PIXEL_PACK_BUFFER), 0) }
+    var offset = 0
+    for rect in rects {
+      glReadPixels(
+        GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height),
+        glEnum(depth == .eight ? GL_RGBA : GL_RGBA_INTEGER), glEnum(depth == .eight ? GL_UNSIGNED_BYTE : GL_UNSIGNED_INT),
+        UnsafeMutableRawPointer(bitPattern: offset))
+      offset += rect.pixelCount * pixelBytes
+    }
+    let readback = GLReadback(buffer: buffer, bytes: bytes, rects: rects, depth: depth)
+    readback.fence = glFenceSync(glEnum(GL_SYNC_GPU_COMMANDS_COMPLETE), 0)
+    glFlush()
+    do {
+      try checkGLError("starting the readback")
+    } catch {
+      abandon(readback)
+      throw error
+    }
+    return readback
+  }
+
+  /// Waits for a readback's fence, then copies its rects out of the mapped
+  /// buffer into `target`; returns the milliseconds spent waiting.
+  func finishReadback(_ readback: GLReadback, into target: inout RGBAImage) throws -> Double {
+    defer { abandon(readback) }
+    let start = milliseconds()
+    if let fence = readback.fence {
+      var status = GLenum(GL_TIMEOUT_EXPIRED)
+      // A second at a time, for at most a minute: a hung driver fails the render.
+      for _ in 0..<60 where status == GLenum(GL_TIMEOUT_EXPIRED) {
+        status = glClientWaitSync(fence, GLbitfield(GL_SYNC_FLUSH_COMMANDS_BIT), 1_000_000_000)
+      }
+      guard status == GLenum(GL_ALREADY_SIGNALED) || status == GLenum(GL_CONDITION_SATISFIED) else {
+        throw GlassError(
+          .renderFailure, "the GPU did not finish the render",
+          cause: status == GLenum(GL_TIMEOUT_EXPIRED) ? "no answer in 60 s" : glErrorName(glGetError()))
+      }
+    }
+    let waited = milliseconds() - start
+    glBindBuffer(glEnum(GL_PIXEL_PACK_BUFFER), readback.buffer.name)
+    defer { glBindBuffer(glEnum(GL_PIXEL_PACK_BUFFER), 0) }
+    guard
+      let mapped = glMapBufferRange(
+        glEnum(GL_PIXEL_PACK_BUFFER), 0, GLsizeiptr(readback.bytes), GLbitfield(GL_MAP_READ_BIT))
+    else {
+      throw GlassError(.renderFailure, "the result cannot be read back", cause: glErrorName(glGetError()))
+    }
+    defer { glUnmapBuffer(glEnum(GL_PIXEL_PACK_BUFFER)) }
     let width = target.width
+    var offset = 0
     switch target.samples {
     case .eight(var values):
       target.samples = .eight([])
-      values.withUnsafeMutableBufferPointer { buffer in
-        guard let base = buffer.baseAddress else { return }
-        glPixelStorei(glEnum(GL_PACK_ROW_LENGTH), GLint(width))
-        for rect in rects {
-          glReadPixels(
-            GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height), glEnum(GL_RGBA),
-            glEnum(GL_UNSIGNED_BYTE), base + 4 * (rect.y * width + rect.x))
+      values.withUnsafeMutableBytes { destination in
+        guard let base = destination.baseAddress else { return }
+        for rect in readback.rects {
+          let rowBytes = 4 * rect.width
+          for row in 0..<rect.height {
+            let d = 4 * ((rect.y + row) * width + rect.x)
+            (base + d).copyMemory(from: mapped + offset + row * rowBytes, byteCount: rowBytes)
+          }
+          offset += rowBytes * rect.height
         }
-        glPixelStorei(glEnum(GL_PACK_ROW_LENGTH), 0)
       }
       target.samples = .eight(values)
     case .sixteen(var values):
-      // RGBA_INTEGER / UNSIGNED_INT is the read format every ES 3 driver takes for RGBA16UI.
       target.samples = .eight([])
-      for rect in rects {
-        var wide = [UInt32](repeating: 0, count: 4 * rect.pixelCount)
-        glReadPixels(
-          GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height), glEnum(GL_RGBA_INTEGER),
-          glEnum(GL_UNSIGNED_INT), &wide)
+      for rect in readback.rects {
+        let wide = (mapped + offset).assumingMemoryBound(to: UInt32.self)
         for row in 0..<rect.height {
           let d = 4 * ((rect.y + row) * width + rect.x)
           let s = 4 * row * rect.width
           for i in 0..<(4 * rect.width) { values[d + i] = UInt16(truncatingIfNeeded: wide[s + i]) }
         }
+        offset += 16 * rect.pixelCount
       }
       target.samples = .sixteen(values)
     }
     try checkGLError("reading back the result")
+    return waited
+  }
+
+  /// Deletes a readback's fence and returns its buffer (for the next readback);
+  /// safe to call more than once.
+  func abandon(_ readback: GLReadback) {
+    if let fence = readback.fence { glDeleteSync(fence) }
+    readback.fence = nil
+    guard !readback.released else { return }
+    readback.released = true
+    idleBuffers.append(readback.buffer)
+    // Two renders are in flight at most: more idle buffers are not kept.
+    while idleBuffers.count > 2 { deleteBuffer(idleBuffers.removeFirst()) }
+  }
+
+  /// An idle pack buffer of at least `bytes`, or one made (or grown) for them.
+  private func packBuffer(bytes: Int) -> GLPackBuffer {
+    if let index = idleBuffers.firstIndex(where: { $0.capacity >= bytes }) {
+      return idleBuffers.remove(at: index)
+    }
+    var name: GLuint = 0
+    if let reused = idleBuffers.popLast() {
+      name = reused.name
+    } else {
+      glGenBuffers(1, &name)
+      liveBuffers += 1
+    }
+    glBindBuffer(glEnum(GL_PIXEL_PACK_BUFFER), name)
+    glBufferData(glEnum(GL_PIXEL_PACK_BUFFER), GLsizeiptr(bytes), nil, glEnum(GL_STREAM_READ))
+    glBindBuffer(glEnum(GL_PIXEL_PACK_BUFFER), 0)
+    return GLPackBuffer(name: name, capacity: bytes)
+  }
+
+  private func deleteBuffer(_ buffer: GLPackBuffer) {
+    var name = buffer.name
+    glDeleteBuffers(1, &name)
+    liveBuffers -= 1
   }
 
   // MARK: Passes

@@ -18,6 +18,33 @@ final class GLTexture {
   }
 }
 
+/// A pixel pack buffer and the bytes it holds.
+struct GLPackBuffer {
+  let name: GLuint
+  let capacity: Int
+}
+
+/// A readback into a pack buffer behind a fence; made, waited for and let go
+/// on the GL thread only.
+final class GLReadback {
+  let buffer: GLPackBuffer
+  /// Bytes the reads fill, from the buffer's start.
+  let bytes: Int
+  /// The rects read, one after another, each row after row without padding.
+  let rects: [PixelRect]
+  let depth: RGBAImage.Depth
+  var fence: GLsync?
+  /// True once the buffer went back to the idle ones.
+  var released = false
+
+  init(buffer: GLPackBuffer, bytes: Int, rects: [PixelRect], depth: RGBAImage.Depth) {
+    self.buffer = buffer
+    self.bytes = bytes
+    self.rects = rects
+    self.depth = depth
+  }
+}
+
 /// GL's internal format, pixel format and type of an image format.
 struct GLFormat {
   let internalFormat: GLenum
