@@ -299,8 +299,10 @@ extension PNGCodec {
 
     /// Encodes `image` to a whole PNG in memory and hands it to `body`.
     static func encode(
-      _ image: RGBAImage, compression: Int, name: String, _ body: (UnsafeRawBufferPointer) throws -> Void
+      _ image: RGBAImage, compression: Int, filter: PNGCodec.RowFilter = .up, name: String,
+      _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
+      let filter = compression == 0 ? PNGCodec.RowFilter.none : filter
       var message = [CChar](repeating: 0, count: 512)
       var png: UnsafeMutablePointer<UInt8>?
       var size = 0
@@ -310,15 +312,15 @@ extension PNGCodec {
       switch image.samples {
       case .eight(let values):
         status = values.withUnsafeBytes {
-          cpng_encode(
-            $0.baseAddress, width, height, 8, 4 * image.width, Int32(compression), &png, &size, &message,
-            message.count)
+          cpng_encode_filtered(
+            $0.baseAddress, width, height, 8, 4 * image.width, Int32(compression), Int32(filter.rawValue), &png,
+            &size, &message, message.count)
         }
       case .sixteen(let values):
         status = values.withUnsafeBytes {
-          cpng_encode(
-            $0.baseAddress, width, height, 16, 8 * image.width, Int32(compression), &png, &size, &message,
-            message.count)
+          cpng_encode_filtered(
+            $0.baseAddress, width, height, 16, 8 * image.width, Int32(compression), Int32(filter.rawValue), &png,
+            &size, &message, message.count)
         }
       }
       defer { cpng_free(png) }

@@ -309,10 +309,34 @@ public enum PNGCodec {
     return (value >= 10 ? String(Int(value.rounded())) : String(format: "%.2g", value)) + " megapixels"
   }
 
+  /// How rows are filtered before deflate (PNG filter types 0, 1 and 2).
+  public enum RowFilter: Int, Sendable, CaseIterable {
+    /// Rows as they are: what compression 0 uses.
+    case none = 0
+    /// Each byte minus the byte one pixel to its left.
+    case sub = 1
+    /// Each byte minus the byte one row above: the default (smaller and faster
+    /// to deflate than Sub on rendered images; `glass-gpu-bench encode`).
+    case up = 2
+  }
+
+  /// The PNG file of `image`, at its own depth, in memory: the bytes `write`
+  /// writes (with `filter` .up, the default).
+  public static func encode(_ image: RGBAImage, compression: Int = defaultCompression, filter: RowFilter = .up) throws
+    -> [UInt8]
+  {
+    guard (0...12).contains(compression) else {
+      throw GlassError(.invalidParameter, "compression \(compression) is out of range; give 0 to 12")
+    }
+    var bytes: [UInt8] = []
+    try OutputFile.encode(image, compression: compression, filter: filter, name: "the PNG") { bytes = Array($0) }
+    return bytes
+  }
+
   /// Writes `image` as an RGBA PNG at its own depth. The file appears complete or
   /// not at all (see `OutputFile`, in OutputFile.swift, for links, devices and
   /// temporaries). `compression` is a libdeflate level, 0 (stored) to 12
-  /// (smallest); rows use the Sub filter.
+  /// (smallest); rows use the Up filter.
   public static func write(_ image: RGBAImage, to path: String, compression: Int = defaultCompression) throws {
     try OutputFile(path: path).write(image, compression: compression)
   }
