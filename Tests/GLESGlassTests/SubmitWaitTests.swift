@@ -43,7 +43,8 @@ struct SubmitWaitTests {
       overlapped[index] = try renderer.wait(submitted[index], timings: &timings)
     }
     for index in jobs.indices {
-      #expect(overlapped[index] == alone[index], "render \(index) waited for out of order differs from its render alone")
+      #expect(
+        overlapped[index] == alone[index], "render \(index) waited for out of order differs from its render alone")
     }
     if renderer.backendName == "gpu" {
       let cpu = try Renderer(backend: .cpu)

@@ -68,7 +68,9 @@ struct TimingCurveTests {
       let curve = TimingCurve.spring(duration: duration, bounce: bounce)
       let settle = curve.settleTime
       // A negative bounce overdamps: ζ = 10 at -0.9 creeps in over about 26 durations.
-      #expect(settle > 0 && settle < (bounce < -0.5 ? 40 : 8) * duration, "spring(\(duration), \(bounce)) settles at \(settle)")
+      #expect(
+        settle > 0 && settle < (bounce < -0.5 ? 40 : 8) * duration,
+        "spring(\(duration), \(bounce)) settles at \(settle)")
       for i in 0...2000 {
         let t = settle * (1 + Double(i) / 500)
         #expect(abs(curve.springDisplacement(at: t)) <= TimingCurve.settleTolerance + 1e-15)

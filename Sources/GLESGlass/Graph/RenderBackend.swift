@@ -132,7 +132,9 @@ enum RenderExecutor {
   /// Uploads the sources, submits every pass and starts the readback of the
   /// output, then places the exact copies (on a GPU, while it works). Returns
   /// without waiting for the GPU. Every image but the output is back in the pool.
-  static func submit<Backend: RenderBackend>(_ compiled: CompiledGraph, on backend: Backend) throws -> Submission<
+  static func submit<Backend: RenderBackend>(
+    _ compiled: CompiledGraph, on backend: Backend
+  ) throws -> Submission<
     Backend
   > {
     let graph = compiled.graph

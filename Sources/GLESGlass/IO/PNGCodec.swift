@@ -113,9 +113,11 @@ public enum PNGCodec {
     switch info.st_mode & S_IFMT {
     case S_IFREG: break
     case S_IFDIR: throw GlassError(.fileUnreadable, "it is a folder, not a file; name a file", file: path)
-    case S_IFCHR: throw GlassError(.fileUnreadable, "it is a character device, not a regular file; name a file", file: path)
+    case S_IFCHR:
+      throw GlassError(.fileUnreadable, "it is a character device, not a regular file; name a file", file: path)
     case S_IFBLK: throw GlassError(.fileUnreadable, "it is a block device, not a regular file; name a file", file: path)
-    case S_IFIFO: throw GlassError(.fileUnreadable, "it is a FIFO (named pipe), not a regular file; name a file", file: path)
+    case S_IFIFO:
+      throw GlassError(.fileUnreadable, "it is a FIFO (named pipe), not a regular file; name a file", file: path)
     case S_IFSOCK: throw GlassError(.fileUnreadable, "it is a socket, not a regular file; name a file", file: path)
     default: throw GlassError(.fileUnreadable, "it is not a regular file; name a file", file: path)
     }
@@ -322,7 +324,9 @@ public enum PNGCodec {
 
   /// The PNG file of `image`, at its own depth, in memory: the bytes `write`
   /// writes (with `filter` .up, the default).
-  public static func encode(_ image: RGBAImage, compression: Int = defaultCompression, filter: RowFilter = .up) throws
+  public static func encode(
+    _ image: RGBAImage, compression: Int = defaultCompression, filter: RowFilter = .up
+  ) throws
     -> [UInt8]
   {
     guard (0...12).contains(compression) else {

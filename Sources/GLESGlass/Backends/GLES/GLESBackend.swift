@@ -503,7 +503,8 @@ final class GLESState {
     for rect in rects {
       glReadPixels(
         GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height),
-        glEnum(depth == .eight ? GL_RGBA : GL_RGBA_INTEGER), glEnum(depth == .eight ? GL_UNSIGNED_BYTE : GL_UNSIGNED_INT),
+        glEnum(depth == .eight ? GL_RGBA : GL_RGBA_INTEGER),
+        glEnum(depth == .eight ? GL_UNSIGNED_BYTE : GL_UNSIGNED_INT),
         UnsafeMutableRawPointer(bitPattern: offset))
       offset += rect.pixelCount * pixelBytes
     }
