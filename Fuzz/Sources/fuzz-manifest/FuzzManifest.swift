@@ -35,8 +35,11 @@ let fuzzManifest: FuzzTest = { data, size in
       if number != line { fatalError("fuzz-manifest: failure of line \(line) says line \(number)") }
       // Bytes, not Characters: a field name may start with a combining mark,
       // which joins the space before it into one Character.
-      if !error.message.utf8.starts(with: "m.jsonl:\(line): ".utf8) {
-        fatalError("fuzz-manifest: line \(line)'s error does not name it: \(error.message)")
+      guard let first = error.locations.first, first.file == "m.jsonl", first.line == line else {
+        fatalError("fuzz-manifest: line \(line)'s error is not located at it: \(error.locations)")
+      }
+      if !error.description.utf8.starts(with: "m.jsonl:\(line):".utf8) {
+        fatalError("fuzz-manifest: line \(line)'s error does not name it: \(error)")
       }
     }
   }
