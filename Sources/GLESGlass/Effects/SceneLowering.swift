@@ -58,7 +58,7 @@ struct SceneLowering {
         try lowerGlass([.glass(layer)], name: name, container: nil, canvas: canvas, into: &graph)
       case .container(let container):
         try lowerGlass(
-          container.glass.map { .glass($0) }, name: name, container: container.containerShape, canvas: canvas,
+          container.unitedGlass.map { .glass($0) }, name: name, container: container.containerShape, canvas: canvas,
           into: &graph)
       }
     }

@@ -85,6 +85,13 @@ public struct PointRect: Hashable, Sendable {
   public func insetBy(_ d: Double) -> PointRect {
     PointRect(x: x + d, y: y + d, width: max(0, width - 2 * d), height: max(0, height - 2 * d))
   }
+
+  /// The smallest rectangle holding both.
+  public func union(_ other: PointRect) -> PointRect {
+    let left = min(x, other.x)
+    let top = min(y, other.y)
+    return PointRect(x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
+  }
 }
 
 /// A position relative to a frame: (0, 0) top-leading, (1, 1) bottom-trailing.
@@ -396,11 +403,15 @@ public struct GlassLayer: Hashable, Sendable {
   public var optics: GlassOptics.Overrides
   /// The container shape a concentric rectangle is resolved against.
   public var containerShape: ContainerShape?
+  /// `glassEffectUnion(id:)`: in a container, glass with the same id, variant
+  /// and shape kind is one shape over the members' frames (no effect alone).
+  public var unionID: String?
 
   /// Makes a glass layer.
   public init(
     glass: Glass = .regular, shape: Shape = .capsule, frame: PointRect, content: GlassContent? = nil,
-    optics: GlassOptics.Overrides = GlassOptics.Overrides(), containerShape: ContainerShape? = nil
+    optics: GlassOptics.Overrides = GlassOptics.Overrides(), containerShape: ContainerShape? = nil,
+    unionID: String? = nil
   ) {
     self.glass = glass
     self.shape = shape
@@ -408,6 +419,7 @@ public struct GlassLayer: Hashable, Sendable {
     self.content = content
     self.optics = optics
     self.containerShape = containerShape
+    self.unionID = unionID
   }
 }
 
@@ -441,6 +453,43 @@ public struct GlassContainer: Hashable, Sendable {
     self.spacing = spacing
     self.glass = glass
     self.containerShape = containerShape
+  }
+
+  /// The glass as it renders, with `glassEffectUnion` applied: the members of
+  /// each union (same `unionID`, variant and shape kind) become one glass body,
+  /// at the first member's place in paint order, of the first member's shape,
+  /// glass, optics and container shape, over the smallest frame holding every
+  /// member's frame; each member's content stays where it was, on identity glass
+  /// after the body. Glass without a union id, or alone in its union, is as given.
+  public var unitedGlass: [GlassLayer] {
+    struct Key: Hashable {
+      var id: String
+      var variant: Glass.Variant
+      var kind: String
+    }
+    func key(_ layer: GlassLayer) -> Key? {
+      layer.unionID.map { Key(id: $0, variant: layer.glass.variant, kind: layer.shape.kind) }
+    }
+    var members: [Key: [GlassLayer]] = [:]
+    for layer in glass { if let key = key(layer) { members[key, default: []].append(layer) } }
+    var placed: Set<Key> = []
+    var united: [GlassLayer] = []
+    for layer in glass {
+      guard let key = key(layer), let group = members[key], group.count > 1 else {
+        united.append(layer)
+        continue
+      }
+      guard placed.insert(key).inserted else { continue }
+      var body = layer
+      body.frame = group.dropFirst().reduce(layer.frame) { $0.union($1.frame) }
+      body.content = nil
+      body.unionID = nil
+      united.append(body)
+      for member in group where member.content != nil {
+        united.append(GlassLayer(glass: .identity, frame: member.frame, content: member.content))
+      }
+    }
+    return united
   }
 }
 

@@ -266,6 +266,14 @@ extension GlassLayer: SceneElement {
   /// The glass layer.
   public var layers: [Layer] { [.glass(self)] }
 
+  /// `glassEffectUnion(id:)`: in a `GlassEffectContainer`, glass with the same id,
+  /// variant and shape kind renders as one shape over all their frames.
+  public func glassEffectUnion(id: (some Hashable & Sendable)?) -> GlassLayer {
+    var copy = self
+    copy.unionID = id.map { "\($0)" }
+    return copy
+  }
+
   /// `containerShape(_:)`: the shape a concentric rectangle is resolved against.
   public func containerShape(_ container: ContainerShape) -> GlassLayer {
     var copy = self

@@ -329,7 +329,7 @@ extension Scene {
   }
 
   static func glassLayer(_ node: JSONNode, typed: Bool) throws -> GlassLayer {
-    let fields = ["glass", "shape", "frame", "content", "optics", "containerShape"]
+    let fields = ["glass", "shape", "frame", "content", "optics", "containerShape", "glassEffectUnion"]
     let o = try node.object(typed ? ["type"] + fields : fields)
     var layer = GlassLayer(frame: try rect(o.required("frame")))
     if let g = o["glass"] { layer.glass = try glass(g) }
@@ -347,6 +347,7 @@ extension Scene {
       }
     }
     layer.containerShape = try o["containerShape"].map(containerShape)
+    layer.unionID = try o["glassEffectUnion"]?.string()
     return layer
   }
 
@@ -494,7 +495,9 @@ extension Scene {
       let names = GlassOptics.parameterTable.map(\.name).filter { glass.optics[$0] != nil }
       members.append(("optics", .object(names.map { ($0, .number(glass.optics[$0] ?? 0)) })))
     }
-    return .object(members + encode(glass.containerShape))
+    members += encode(glass.containerShape)
+    if let id = glass.unionID { members.append(("glassEffectUnion", .string(id))) }
+    return .object(members)
   }
 
   static func encode(_ layer: Layer) -> JSONValue {

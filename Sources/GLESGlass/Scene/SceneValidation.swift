@@ -187,6 +187,9 @@ struct SceneValidator {
       try check("\(at).glass.touchPoint.x", t.x, -100_000...100_000, "pt")
       try check("\(at).glass.touchPoint.y", t.y, -100_000...100_000, "pt")
     }
+    if let id = layer.unionID, id.isEmpty || id.utf8.count > 256 {
+      throw fail("\(at).glassEffectUnion", "the union id is \(id.isEmpty ? "empty" : "over 256 bytes"); name the union")
+    }
     if let content = layer.content {
       try path("\(at).content.image", content.source)
       try check("\(at).content.padding", content.padding, 0...10_000, "pt")

@@ -1,6 +1,20 @@
 /// The shapes of SwiftUI that glass, materials, fills and clips take. Sizes are in
 /// points; `geometry(in:scale:container:)` resolves a shape in a frame to pixels.
 public enum Shape: Hashable, Sendable {
+  /// The shape's kind without its parameters (`roundedRect` whatever its radius):
+  /// what `glassEffectUnion` members must share.
+  public var kind: String {
+    switch self {
+    case .rect: "rect"
+    case .roundedRect: "roundedRect"
+    case .unevenRoundedRect: "unevenRoundedRect"
+    case .capsule: "capsule"
+    case .circle: "circle"
+    case .ellipse: "ellipse"
+    case .concentric: "concentricRectangle"
+    }
+  }
+
   /// `Rectangle`.
   case rect
   /// `RoundedRectangle(cornerRadius:style:)`.
