@@ -81,6 +81,15 @@ public struct BatchResult: Sendable {
   /// Milliseconds in each stage.
   public var timings = BatchTimings()
 
+  /// This result failed in `phase` with `error`, located in the job.
+  func failed(in phase: BatchPhase, with error: Error) -> BatchResult {
+    var result = self
+    result.status = .failed
+    result.phase = phase
+    result.error = BatchRenderer.glassError(error, naming: self)
+    return result
+  }
+
   /// The job's line in a report (docs/batch-format.md).
   public var reportLine: String {
     var members: [(String, JSONValue)] = [("id", .string(id))]
@@ -286,11 +295,7 @@ public final class BatchRenderer: @unchecked Sendable {
           inFlight = InFlight(prepared: prepared, submitted: submitted, submitSeconds: submitSeconds)
         } catch {
           state.renderBusySeconds += Date().timeIntervalSince(submitStart)
-          var result = prepared.result
-          result.status = .failed
-          result.phase = .render
-          result.error = Self.glassError(error, naming: result)
-          state.deliver(result)
+          state.deliver(prepared.result.failed(in: .render, with: error))
         }
       }
       if let waiting = inFlight { complete(waiting, state, toWrite) }
@@ -323,12 +328,11 @@ public final class BatchRenderer: @unchecked Sendable {
           ordinal: ordinal, id: job.id, line: job.line, origin: job.origin, scene: job.scenePath, output: job.output,
           status: .rendered)
         if let first = outputs[job.output] {
-          result.status = .failed
-          result.phase = .read
-          result.error = Self.glassError(
-            GlassError(.outputFailure, "\(job.output) is also the output of \(first); give each job its own output"),
-            naming: result)
-          state.deliver(result)
+          state.deliver(
+            result.failed(
+              in: .read,
+              with: GlassError(
+                .outputFailure, "\(job.output) is also the output of \(first); give each job its own output")))
           continue
         }
         outputs[job.output] = job.origin.map { "the job of \($0.description)" } ?? "job \(job.id)"
@@ -374,19 +378,16 @@ public final class BatchRenderer: @unchecked Sendable {
     let waitStart = Date()
     var result = job.prepared.result
     var timings = RenderTimings()
-    do {
-      let image = try renderer.wait(job.submitted, timings: &timings)
-      let busy = job.submitSeconds + Date().timeIntervalSince(waitStart)
-      state.renderBusySeconds += busy
+    let waited = Result { try renderer.wait(job.submitted, timings: &timings) }
+    let busy = job.submitSeconds + Date().timeIntervalSince(waitStart)
+    state.renderBusySeconds += busy
+    switch waited {
+    case .success(let image):
       result.timings.renderMilliseconds = busy * 1000
       result.backend = timings.fallbackReason == nil ? renderer.backendName : "cpu"
       toWrite.push(Rendered(result: result, output: job.prepared.output, image: image))
-    } catch {
-      state.renderBusySeconds += job.submitSeconds + Date().timeIntervalSince(waitStart)
-      result.status = .failed
-      result.phase = .render
-      result.error = Self.glassError(error, naming: result)
-      state.deliver(result)
+    case .failure(let error):
+      state.deliver(result.failed(in: .render, with: error))
     }
   }
 
@@ -438,10 +439,7 @@ public final class BatchRenderer: @unchecked Sendable {
       result.timings.prepareMilliseconds = milliseconds(since: start)
       return .ready(Prepared(result: result, render: prepared, output: output, queued: Date()))
     } catch {
-      result.status = .failed
-      result.phase = phase
-      result.error = Self.glassError(error, naming: result)
-      return .failed(result)
+      return .failed(result.failed(in: phase, with: error))
     }
   }
 
@@ -455,9 +453,7 @@ public final class BatchRenderer: @unchecked Sendable {
       var info = stat()
       if stat(rendered.output.target, &info) == 0 { result.bytes = Int(info.st_size) }
     } catch {
-      result.status = .failed
-      result.phase = .write
-      result.error = Self.glassError(error, naming: result)
+      result = result.failed(in: .write, with: error)
     }
     return result
   }
