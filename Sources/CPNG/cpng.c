@@ -546,13 +546,7 @@ static void cpng_scratch_release(cpng_scratch *scratch) {
 }
 
 int cpng_encode(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes, int compression,
-                uint8_t **png, size_t *png_size, char *err, size_t err_size) {
-  return cpng_encode_filtered(pixels, width, height, depth, row_bytes, compression, compression == 0 ? 0 : 2, png,
-                              png_size, err, err_size);
-}
-
-int cpng_encode_filtered(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes,
-                         int compression, int filter, uint8_t **png, size_t *png_size, char *err, size_t err_size) {
+                int filter, uint8_t **png, size_t *png_size, char *err, size_t err_size) {
   if (err_size) err[0] = '\0';
   *png = NULL;
   *png_size = 0;

@@ -60,16 +60,12 @@ const char *cpng_rows_warnings(const cpng_rows *rows);
 void cpng_rows_close(cpng_rows *rows);
 
 /// Encodes RGBA rows (8 bits, or native-endian 16 bits when `depth` is 16) to a
-/// whole PNG file in memory, with the Up filter and libdeflate (`compression` is
-/// its level, 0 = stored to 12 = smallest). Returns 0 with the file in `*png`
-/// (free it with `cpng_free`) and its length in `*png_size`, or -1 with a message.
+/// whole PNG file in memory: rows filtered by `filter` (0 none, 1 Sub, 2 Up),
+/// then libdeflate at level `compression` (0 = stored to 12 = smallest). Returns
+/// 0 with the file in `*png` (free it with `cpng_free`) and its length in
+/// `*png_size`, or -1 with a message.
 int cpng_encode(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes, int compression,
-                uint8_t **png, size_t *png_size, char *err, size_t err_size);
-
-/// `cpng_encode` with the row filter chosen: 0 none, 1 Sub, 2 Up (what
-/// `cpng_encode` uses at every level but 0).
-int cpng_encode_filtered(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes,
-                         int compression, int filter, uint8_t **png, size_t *png_size, char *err, size_t err_size);
+                int filter, uint8_t **png, size_t *png_size, char *err, size_t err_size);
 
 /// Frees a file `cpng_encode` made.
 void cpng_free(uint8_t *png);

@@ -312,13 +312,13 @@ extension PNGCodec {
       switch image.samples {
       case .eight(let values):
         status = values.withUnsafeBytes {
-          cpng_encode_filtered(
+          cpng_encode(
             $0.baseAddress, width, height, 8, 4 * image.width, Int32(compression), Int32(filter.rawValue), &png,
             &size, &message, message.count)
         }
       case .sixteen(let values):
         status = values.withUnsafeBytes {
-          cpng_encode_filtered(
+          cpng_encode(
             $0.baseAddress, width, height, 16, 8 * image.width, Int32(compression), Int32(filter.rawValue), &png,
             &size, &message, message.count)
         }
