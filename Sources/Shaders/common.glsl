@@ -76,16 +76,11 @@ out uvec4 fragColor;
 void emit(vec4 premultiplied) { fragColor = uvec4(floor(encodeStraightSRGB(premultiplied, 65535.0) * 65535.0 + 0.5)); }
 #endif
 
-#ifdef SHAPE
 // Math/ShapeGeometry.swift: the signed distance to a shape, in pixels, negative
 // inside. Kind 0: a box with a radius (extent) per corner, in the order top-leading,
 // top-trailing, bottom-trailing, bottom-leading, and a corner exponent (2 circular,
-// 3 continuous). Kind 1: an ellipse.
-uniform int u_shapeKind;
-uniform vec4 u_shapeBox;      // centre xy, half size zw, pixels
-uniform vec4 u_shapeRadii;
-uniform float u_shapeExponent;
-
+// 3 continuous). Kind 1: an ellipse. A shape is its kind, its box (centre xy, half
+// size zw, pixels), its radii and its exponent.
 // ShapeSDF.roundedBox.
 float roundedBoxDistance(vec2 p, vec2 b, vec4 r, float n) {
   float radius = p.x < 0.0 ? (p.y < 0.0 ? r.x : r.w) : (p.y < 0.0 ? r.y : r.z);
@@ -207,30 +202,36 @@ vec2 ellipseNormal(float px, float py, float a, float b) {
 }
 
 // ShapeGeometry.distance at pixel position p (y down).
-float shapeDistance(vec2 p) {
-  if (u_shapeKind == 0) {
-    return roundedBoxDistance(p - u_shapeBox.xy, u_shapeBox.zw, u_shapeRadii, u_shapeExponent);
-  }
-  return ellipseDistance(abs(p.x - u_shapeBox.x), abs(p.y - u_shapeBox.y), u_shapeBox.z, u_shapeBox.w);
+float shapeDistanceOf(int kind, vec4 box, vec4 radii, float exponent, vec2 p) {
+  if (kind == 0) return roundedBoxDistance(p - box.xy, box.zw, radii, exponent);
+  return ellipseDistance(abs(p.x - box.x), abs(p.y - box.y), box.z, box.w);
 }
 
-// ShapeGeometry.coverage.
-float shapeCoverage(vec2 p) { return clamp(0.5 - shapeDistance(p), 0.0, 1.0); }
-
 // ShapeGeometry.normal.
-vec2 shapeNormal(vec2 p) {
-  float px = p.x - u_shapeBox.x;
-  float py = p.y - u_shapeBox.y;
+vec2 shapeNormalOf(int kind, vec4 box, vec4 radii, float exponent, vec2 p) {
+  float px = p.x - box.x;
+  float py = p.y - box.y;
   vec2 n;
-  if (u_shapeKind == 0) {
-    vec4 r = u_shapeRadii;
-    float radius = px < 0.0 ? (py < 0.0 ? r.x : r.w) : (py < 0.0 ? r.y : r.z);
-    n = roundedBoxNormal(abs(px), abs(py), u_shapeBox.zw, radius, u_shapeExponent);
+  if (kind == 0) {
+    float radius = px < 0.0 ? (py < 0.0 ? radii.x : radii.w) : (py < 0.0 ? radii.y : radii.z);
+    n = roundedBoxNormal(abs(px), abs(py), box.zw, radius, exponent);
   } else {
-    n = ellipseNormal(abs(px), abs(py), u_shapeBox.z, u_shapeBox.w);
+    n = ellipseNormal(abs(px), abs(py), box.z, box.w);
   }
   return vec2(px < 0.0 ? -n.x : n.x, py < 0.0 ? -n.y : n.y);
 }
+
+#ifdef SHAPE
+// One shape, for the primitives that clip or fill by a shape.
+uniform int u_shapeKind;
+uniform vec4 u_shapeBox;      // centre xy, half size zw, pixels
+uniform vec4 u_shapeRadii;
+uniform float u_shapeExponent;
+
+float shapeDistance(vec2 p) { return shapeDistanceOf(u_shapeKind, u_shapeBox, u_shapeRadii, u_shapeExponent, p); }
+
+// ShapeGeometry.coverage.
+float shapeCoverage(vec2 p) { return clamp(0.5 - shapeDistance(p), 0.0, 1.0); }
 #endif
 
 #ifdef FULL_COVERAGE

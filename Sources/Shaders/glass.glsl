@@ -1,25 +1,36 @@
-// Primitive GlassComposite (Backends/CPU/CPUKernels+Scene.swift glass): the glass
-// body and its shadow over the canvas, from a backdrop image (the canvas behind the
-// glass, already frosted) that starts at canvas pixel u_backdropOrigin.
+// Primitive GlassComposite (Backends/CPU/CPUKernels+Scene.swift glassPixel): a
+// group of glass shapes blended into one body, and its shadow, over the canvas,
+// from up to four backdrop images (the canvas behind the glass, frosted) that
+// start at canvas pixel u_backdropOrigin. Math/GlassProfile.swift has the formulas:
 //
-//   depth = -d                 (d: the shape's signed distance)
-//   x     = clamp(1 - depth / bevelWidth, 0, 1)
-//   pull  = refraction * (1 - sqrt(1 - x^2))        quarter-circle bevel
-//   body  = backdrop(p - n * pull)                  n: outward normal
+//   d, n, look = the members' distances, normals and appearance folded by a
+//                smooth minimum of radius u_blendRadius (GlassProfile)
+//   pull  = refraction * (1 - sqrt(1 - x^2)),  x = clamp(1 + d / bevelWidth, 0, 1)
+//   body  = backdrop(p - n * pull)             each backdrop weighted by look
 //   body  = saturate, lighten, dim, tint; + rim and glow toward white
 //   out   = body * coverage + (1 - coverage) * shadow      (blended over)
-uniform sampler2D u_source;   // premultiplied linear, read with texelFetch
+uniform sampler2D u_source0;  // premultiplied linear, read with texelFetch
+uniform sampler2D u_source1;
+uniform sampler2D u_source2;
+uniform sampler2D u_source3;
 uniform ivec2 u_backdropOrigin;
-uniform vec4 u_bend;          // bevelWidth, refraction, dispersion, rimWidth (pixels, 1, pixels)
-uniform vec4 u_adjust;        // saturation, lightening, dimming, unused
-uniform vec4 u_tint;          // linear rgb, strength
-uniform vec4 u_rim;           // lit opacity, opposite opacity, light direction xy
-uniform vec4 u_shadow;        // opacity, sigma (pixels), offset xy (pixels)
-uniform vec4 u_glow;          // opacity, sigma (pixels), centre xy (pixels)
+uniform int u_count;
+uniform float u_blendRadius;
+// Per member (GlassMember, GlassAppearance):
+uniform vec4 u_shape[MAX_MEMBERS];    // kind, corner exponent
+uniform vec4 u_box[MAX_MEMBERS];      // centre xy, half size zw (pixels)
+uniform vec4 u_radii[MAX_MEMBERS];    // corner extents (pixels)
+uniform vec4 u_bend[MAX_MEMBERS];     // bevelWidth, refraction, dispersion, rimWidth
+uniform vec4 u_adjust[MAX_MEMBERS];   // saturation, lightening, dimming, unused
+uniform vec4 u_tint[MAX_MEMBERS];     // linear rgb, strength
+uniform vec4 u_rim[MAX_MEMBERS];      // lit opacity, opposite opacity, light direction xy
+uniform vec4 u_sources[MAX_MEMBERS];  // weight of each backdrop image
+uniform vec4 u_glow[MAX_MEMBERS];     // opacity, sigma (pixels), centre xy (pixels)
+uniform vec4 u_shadow[MAX_MEMBERS];   // opacity, sigma (pixels), offset xy (pixels)
 
-// GlassKernel.backdrop: bilinear from four texels, clamped to the image, in float.
-vec4 backdrop(vec2 s) {
-  ivec2 size = textureSize(u_source, 0);
+// CPUKernels.backdrop: bilinear from four texels, clamped to the image, in float.
+vec4 backdropOf(sampler2D image, vec2 s) {
+  ivec2 size = textureSize(image, 0);
   vec2 t = s - vec2(u_backdropOrigin) - 0.5;
   vec2 f0 = floor(t);
   vec2 f = t - f0;
@@ -28,16 +39,27 @@ vec4 backdrop(vec2 s) {
   ivec2 hi = size - 1;
   ivec2 a = clamp(i0, lo, hi);
   ivec2 b = clamp(i0 + 1, lo, hi);
-  vec4 c00 = texelFetch(u_source, ivec2(a.x, a.y), 0);
-  vec4 c10 = texelFetch(u_source, ivec2(b.x, a.y), 0);
-  vec4 c01 = texelFetch(u_source, ivec2(a.x, b.y), 0);
-  vec4 c11 = texelFetch(u_source, ivec2(b.x, b.y), 0);
+  vec4 c00 = texelFetch(image, ivec2(a.x, a.y), 0);
+  vec4 c10 = texelFetch(image, ivec2(b.x, a.y), 0);
+  vec4 c01 = texelFetch(image, ivec2(a.x, b.y), 0);
+  vec4 c11 = texelFetch(image, ivec2(b.x, b.y), 0);
   vec4 top = c00 + (c10 - c00) * f.x;
   vec4 bottom = c01 + (c11 - c01) * f.x;
   return top + (bottom - top) * f.y;
 }
 
-// GlassKernel.gaussianEdge: the fraction of a Gaussian of unit sigma beyond u,
+// CPUKernels.backdrop(sources, weights, s): the backdrops, weighted.
+vec4 backdrop(vec4 w, vec2 s) {
+  if (w.x == 1.0) return backdropOf(u_source0, s);
+  vec4 c = vec4(0.0);
+  if (w.x > 0.0) c += backdropOf(u_source0, s) * w.x;
+  if (w.y > 0.0) c += backdropOf(u_source1, s) * w.y;
+  if (w.z > 0.0) c += backdropOf(u_source2, s) * w.z;
+  if (w.w > 0.0) c += backdropOf(u_source3, s) * w.w;
+  return c;
+}
+
+// CPUKernels.gaussianEdge: the fraction of a Gaussian of unit sigma beyond u,
 // 0.5 erfc(u / sqrt 2), by Abramowitz and Stegun 7.1.26.
 float gaussianEdge(float u) {
   float z = abs(u) * 0.70710678;
@@ -47,46 +69,130 @@ float gaussianEdge(float u) {
   return u >= 0.0 ? tail : 1.0 - tail;
 }
 
+float memberDistance(int i, vec2 p) { return shapeDistanceOf(int(u_shape[i].x), u_box[i], u_radii[i], u_shape[i].y, p); }
+
+vec2 memberNormal(int i, vec2 p) { return shapeNormalOf(int(u_shape[i].x), u_box[i], u_radii[i], u_shape[i].y, p); }
+
+// GlassProfile.blendRadius.
+float blendRadius(float k, vec2 a, vec2 b) {
+  float t = clamp((0.5 - (a.x * b.x + a.y * b.y)) / 1.5, 0.0, 1.0);
+  return k * t * t * (3.0 - 2.0 * t);
+}
+
+// GlassProfile.smoothMin: the distance, and the weight of a.
+vec2 smoothMin(float a, float b, float k) {
+  if (k <= 1e-4) return a <= b ? vec2(a, 1.0) : vec2(b, 0.0);
+  float h = max(k - abs(a - b), 0.0) / k;
+  float w = clamp(0.5 + 0.5 * (b - a) / k, 0.0, 1.0);
+  return vec2(min(a, b) - k * h * h * 0.25, w);
+}
+
+// GlassProfile.blendNormal.
+vec2 blendNormal(vec2 a, vec2 b, float w) {
+  vec2 n = b + (a - b) * w;
+  float len = sqrt(n.x * n.x + n.y * n.y);
+  return len > 1e-6 ? n / len : n;
+}
+
 void main() {
   vec2 p = gl_FragCoord.xy;
-  float d = shapeDistance(p);
+  float k = u_blendRadius;
+  // The blended field: distance, normal and appearance (GlassAppearance).
+  float d = memberDistance(0, p);
+  vec2 n = vec2(0.0);
+  bool haveNormal = false;
+  vec4 bend = u_bend[0];
+  vec4 adjust = u_adjust[0];
+  vec4 tint = u_tint[0];
+  vec4 rim = u_rim[0];
+  vec4 sources = u_sources[0];
+  vec4 glow = u_glow[0];
+  if (u_count > 1) {
+    n = memberNormal(0, p);
+    haveNormal = true;
+    for (int i = 1; i < u_count; i++) {
+      float di = memberDistance(i, p);
+      if (di >= d + k) continue;
+      vec2 ni = memberNormal(i, p);
+      vec2 m = smoothMin(d, di, blendRadius(k, n, ni));
+      d = m.x;
+      float w = m.y;
+      if (w <= 0.0) {
+        n = ni;
+        bend = u_bend[i];
+        adjust = u_adjust[i];
+        tint = u_tint[i];
+        rim = u_rim[i];
+        sources = u_sources[i];
+        glow = u_glow[i];
+      } else if (w < 1.0) {
+        n = blendNormal(n, ni, w);
+        bend = u_bend[i] + (bend - u_bend[i]) * w;
+        adjust = u_adjust[i] + (adjust - u_adjust[i]) * w;
+        tint = u_tint[i] + (tint - u_tint[i]) * w;
+        rim = u_rim[i] + (rim - u_rim[i]) * w;
+        sources = u_sources[i] + (sources - u_sources[i]) * w;
+        glow = u_glow[i] + (glow - u_glow[i]) * w;
+      }
+    }
+  }
   float coverage = clamp(0.5 - d, 0.0, 1.0);
   float shadow = 0.0;
-  if (u_shadow.x > 0.0 && coverage < 1.0) {
-    float sd = shapeDistance(p - u_shadow.zw);
-    shadow = u_shadow.x * gaussianEdge(sd / u_shadow.y);
+  if (coverage < 1.0) {
+    // One shadow: the field of the members that cast one, at their offsets.
+    float sd = 0.0;
+    vec2 look = vec2(0.0);  // opacity, sigma
+    bool any = false;
+    for (int i = 0; i < u_count; i++) {
+      if (u_shadow[i].x <= 0.0) continue;
+      float si = memberDistance(i, p - u_shadow[i].zw);
+      if (!any) {
+        sd = si;
+        look = u_shadow[i].xy;
+        any = true;
+      } else if (si < sd + k) {
+        vec2 m = smoothMin(sd, si, k);
+        sd = m.x;
+        if (m.y <= 0.0) {
+          look = u_shadow[i].xy;
+        } else if (m.y < 1.0) {
+          look = u_shadow[i].xy + (look - u_shadow[i].xy) * m.y;
+        }
+      }
+    }
+    if (any) shadow = look.x * gaussianEdge(sd / look.y);
   }
   vec4 body = vec4(0.0);
   if (coverage > 0.0) {
     float depth = -d;
-    float bevel = u_bend.x;
-    float rimWidth = u_bend.w;
-    vec2 n = vec2(0.0);
-    if (depth < max(bevel, rimWidth) + 1.0) n = shapeNormal(p);
+    float bevel = bend.x;
+    float rimWidth = bend.w;
+    if (!haveNormal && depth < max(bevel, rimWidth) + 1.0) n = memberNormal(0, p);
+    // GlassProfile.pull.
     float pull = 0.0;
     if (bevel > 0.0) {
       float x = clamp(1.0 - depth / bevel, 0.0, 1.0);
-      pull = u_bend.y * (1.0 - sqrt(1.0 - x * x));
+      pull = bend.y * (1.0 - sqrt(1.0 - x * x));
     }
-    body = backdrop(p - n * pull);
-    if (u_bend.z > 0.0 && pull > 0.0) {
-      body.r = backdrop(p - n * (pull * (1.0 + u_bend.z))).r;
-      body.b = backdrop(p - n * (pull * (1.0 - u_bend.z))).b;
+    body = backdrop(sources, p - n * pull);
+    if (bend.z > 0.0 && pull > 0.0) {
+      body.r = backdrop(sources, p - n * (pull * (1.0 + bend.z))).r;
+      body.b = backdrop(sources, p - n * (pull * (1.0 - bend.z))).b;
     }
     float lum = dot(body.rgb, vec3(0.2126, 0.7152, 0.0722));
-    body.rgb = max(vec3(lum) + (body.rgb - vec3(lum)) * u_adjust.x, vec3(0.0));
-    body.rgb = body.rgb + (vec3(body.a) - body.rgb) * u_adjust.y;
-    body.rgb = body.rgb * (1.0 - u_adjust.z);
-    body.rgb = body.rgb + (u_tint.rgb * body.a - body.rgb) * u_tint.a;
+    body.rgb = max(vec3(lum) + (body.rgb - vec3(lum)) * adjust.x, vec3(0.0));
+    body.rgb = body.rgb + (vec3(body.a) - body.rgb) * adjust.y;
+    body.rgb = body.rgb * (1.0 - adjust.z);
+    body.rgb = body.rgb + (tint.rgb * body.a - body.rgb) * tint.a;
     if (rimWidth > 0.0) {
       float band = clamp(1.0 - depth / rimWidth, 0.0, 1.0);
-      float lit = dot(n, u_rim.zw);
-      float rim = band * (u_rim.x * max(lit, 0.0) + u_rim.y * max(-lit, 0.0));
-      body = body + (vec4(1.0) - body) * rim;
+      float lit = dot(n, rim.zw);
+      float r = band * (rim.x * max(lit, 0.0) + rim.y * max(-lit, 0.0));
+      body = body + (vec4(1.0) - body) * r;
     }
-    if (u_glow.x > 0.0) {
-      vec2 g = (p - u_glow.zw) / u_glow.y;
-      body = body + (vec4(1.0) - body) * (u_glow.x * exp(-0.5 * dot(g, g)));
+    if (glow.x > 0.0) {
+      vec2 g = (p - glow.zw) / glow.y;
+      body = body + (vec4(1.0) - body) * (glow.x * exp(-0.5 * dot(g, g)));
     }
   }
   emit(body * coverage + vec4(0.0, 0.0, 0.0, shadow) * (1.0 - coverage));

@@ -58,8 +58,8 @@ struct SceneLowering {
         try lowerGlass([.glass(layer)], name: name, container: nil, canvas: canvas, into: &graph)
       case .container(let container):
         try lowerGlass(
-          container.unitedGlass.map { .glass($0) }, name: name, container: container.containerShape, canvas: canvas,
-          into: &graph)
+          container.unitedGlass.map { .glass($0) }, name: name, container: container.containerShape,
+          spacing: container.spacing, at: "layers[\(index)]", canvas: canvas, into: &graph)
       }
     }
     let output = graph.makeOutput(size: size, format: .encoded(depth))
@@ -274,7 +274,7 @@ struct SceneLowering {
   /// One member resolved to pixels: its pass, the blur its backdrop needs, the
   /// canvas pixels it reads and writes, and content to draw on top.
   struct Resolved {
-    var composite: GlassComposite?
+    var member: GlassMember?
     var frostPixels: Double
     var reads: PixelRect
     var writes: PixelRect
@@ -286,13 +286,13 @@ struct SceneLowering {
     case .material(let layer):
       let style = MaterialStyle.of(layer.material)
       let shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape ?? container)
-      var composite = GlassComposite(shape: shape, backdropOrigin: PixelPoint(x: 0, y: 0))
-      composite.saturation = Float(style.saturation)
+      var member = GlassMember(shape: shape)
+      member.saturation = Float(style.saturation)
       let tint = style.tint.premultipliedLinear
-      composite.tint = SIMD4(tint.x, tint.y, tint.z, Float(style.opacity))
+      member.tint = SIMD4(tint.x, tint.y, tint.z, Float(style.opacity))
       let bounds = shape.pixelBounds().intersection(canvasRect.insetBy(-2))
       return Resolved(
-        composite: composite, frostPixels: style.blur * scale, reads: bounds, writes: bounds, content: nil)
+        member: member, frostPixels: style.blur * scale, reads: bounds, writes: bounds, content: nil)
     case .glass(let layer):
       var content: (String, PixelRect)?
       if let c = layer.content {
@@ -300,14 +300,14 @@ struct SceneLowering {
       }
       guard layer.glass.variant != .identity else {
         return Resolved(
-          composite: nil, frostPixels: 0, reads: PixelRect(x: 0, y: 0, width: 0, height: 0),
+          member: nil, frostPixels: 0, reads: PixelRect(x: 0, y: 0, width: 0, height: 0),
           writes: PixelRect(x: 0, y: 0, width: 0, height: 0), content: content)
       }
       let optics = GlassOptics(layer.glass.variant, overrides: layer.optics)
       var shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape ?? container)
       let pressed = layer.glass.isInteractive && layer.glass.isPressed
       if pressed { shape = shape.scaled(by: Float(optics.pressedScale)) }
-      var g = GlassComposite(shape: shape, backdropOrigin: PixelPoint(x: 0, y: 0))
+      var g = GlassMember(shape: shape)
       let half = Double(min(shape.halfSize.x, shape.halfSize.y))
       g.bevelWidth = Float(min(optics.bevelWidth * scale, half))
       g.refraction = Float(optics.refraction * scale)
@@ -345,21 +345,36 @@ struct SceneLowering {
       let reach = Double(g.refraction) * (1 + optics.dispersion) + 2
       let reads = shape.pixelBounds(margin: reach).intersection(canvasRect.insetBy(-Int(reach.rounded(.up)) - 1))
       return Resolved(
-        composite: g, frostPixels: optics.frost * scale, reads: reads, writes: writes, content: content)
+        member: g, frostPixels: optics.frost * scale, reads: reads, writes: writes, content: content)
     }
   }
 
   /// Glass shapes and material panels that sample the backdrop together: one copy
-  /// of the canvas behind them all, one blur per distinct frost, then each shape.
+  /// of the canvas behind them all, one blur per distinct frost, then one glass
+  /// pass per blend group (`blendGroups`), in the order of each group's first
+  /// member. `spacing` is the container's, in points; `at` its JSON path.
   private func lowerGlass(
-    _ members: [Member], name: String, container: ContainerShape?, canvas: ImageHandle,
-    into graph: inout RenderGraph
+    _ members: [Member], name: String, container: ContainerShape?, spacing: Double = 0, at: String = "",
+    canvas: ImageHandle, into graph: inout RenderGraph
   ) throws {
     let resolved = members.map { resolve($0, container: container) }
-    let live = resolved.filter { $0.composite != nil && !$0.writes.intersection(canvasRect).isEmpty }
+    let live = resolved.filter { $0.member != nil && !$0.writes.intersection(canvasRect).isEmpty }
     let sigmas = Array(Set(live.map(\.frostPixels))).sorted()
     let plans = Dictionary(uniqueKeysWithValues: sigmas.map { ($0, BlurPlan(sigmaPixels: $0)) })
     if !live.isEmpty {
+      let blendRadius = Float(spacing * scale)
+      let groups = Self.blendGroups(live.compactMap(\.member).map(\.shape), blendRadius: blendRadius)
+      for group in groups {
+        let frosts = Set(group.map { live[$0].frostPixels })
+        guard group.count <= GlassComposite.maximumMembers && frosts.count <= GlassComposite.maximumSources else {
+          throw GlassError(
+            .invalidScene,
+            "\(group.count) glass shapes with \(frosts.count) different frosts blend into one body here; one body "
+              + "takes at most \(GlassComposite.maximumMembers) shapes and \(GlassComposite.maximumSources) frosts: "
+              + "move them apart, lower the spacing or split the container",
+            at: GlassError.Location(jsonPath: at))
+        }
+      }
       // The backdrop: every pixel any member reads, grown by the widest blur margin,
       // whole coarse pixels at the deepest level. Beyond the canvas it is the canvas
       // mirrored.
@@ -381,12 +396,25 @@ struct SceneLowering {
           backdrop, size: region.size, plan: plans[sigma] ?? BlurPlan(sigmaPixels: 0),
           name: "\(name) frost", into: &graph)
       }
-      for (index, member) in live.enumerated() {
-        guard var composite = member.composite, let input = frosted[member.frostPixels] else { continue }
-        composite.backdropOrigin = PixelPoint(x: region.x, y: region.y)
-        let rect = member.writes.intersection(canvasRect)
+      for group in groups {
+        let frosts = Array(Set(group.map { live[$0].frostPixels })).sorted()
+        var glass: [GlassMember] = []
+        var rect = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        for index in group {
+          guard var member = live[index].member else { continue }
+          member.source = frosts.firstIndex(of: live[index].frostPixels) ?? 0
+          glass.append(member)
+          rect = rect.union(live[index].writes)
+        }
+        let composite = GlassComposite(
+          members: glass, blendRadius: glass.count > 1 ? blendRadius : 0,
+          backdropOrigin: PixelPoint(x: region.x, y: region.y))
+        let label =
+          group.count > 1
+          ? "\(name) glass \(group.map(String.init).joined(separator: "+"))" : "\(name) glass \(group[0])"
         graph.addPass(
-          "\(name) glass \(index)", .glass(composite), inputs: [input], output: canvas, rect: rect, blend: true)
+          label, .glass(composite), inputs: frosts.compactMap { frosted[$0] }, output: canvas,
+          rect: rect.intersection(canvasRect), blend: true)
       }
     }
     for (index, member) in resolved.enumerated() {
@@ -403,6 +431,46 @@ struct SceneLowering {
             clip: Shape.rect.geometry(in: pointFrame(content.frame), scale: scale))), inputs: [source],
         output: canvas, rect: rect, blend: true)
     }
+  }
+
+  /// The blend groups of a container's glass, each a list of indices in paint
+  /// order, the groups in the order of their first member: shapes are linked when
+  /// their edges come closer than the blend radius plus one pixel (the widest
+  /// anti-aliased edge), or overlap; a group is a connected set of links. Shapes
+  /// farther apart never change each other's pixels, so each renders in a pass of
+  /// its own, exactly as it would alone.
+  static func blendGroups(_ shapes: [ShapeGeometry], blendRadius: Float) -> [[Int]] {
+    var parent = Array(shapes.indices)
+    func root(_ i: Int) -> Int {
+      var i = i
+      while parent[i] != i {
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+      }
+      return i
+    }
+    let reach = blendRadius > 0 ? Double(blendRadius) + 1 : 0
+    for i in shapes.indices {
+      for j in shapes.indices where j > i {
+        let a = shapes[i].bounds
+        let b = shapes[j].bounds
+        // The boxes' gap is at most the shapes' gap.
+        let dx = max(a.minX - b.maxX, b.minX - a.maxX, 0)
+        let dy = max(a.minY - b.maxY, b.minY - a.maxY, 0)
+        let boxGap = (dx * dx + dy * dy).squareRoot()
+        guard boxGap < reach || boxGap == 0 else { continue }
+        guard shapes[i].separation(from: shapes[j]) < reach else { continue }
+        parent[root(j)] = root(i)
+      }
+    }
+    var groups: [Int: [Int]] = [:]
+    var order: [Int] = []
+    for i in shapes.indices {
+      let r = root(i)
+      if groups[r] == nil { order.append(r) }
+      groups[r, default: []].append(i)
+    }
+    return order.compactMap { groups[$0] }
   }
 
   /// A Gaussian blur of a whole image by `plan`, mirrored at its edges: direct, or

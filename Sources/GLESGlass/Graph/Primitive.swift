@@ -195,14 +195,49 @@ public struct DrawImage: Hashable, Sendable {
   public var clip: ShapeGeometry
 }
 
-/// Parameters of `Primitive.glass`, in pixels: the glass optics resolved for one
-/// shape (`glass.glsl` has the formulas). A material is the same primitive with no
+/// Parameters of `Primitive.glass`, in pixels: a group of glass shapes that
+/// render as one body (`glass.glsl` has the formulas). The members' signed
+/// distances are folded into one field by a smooth minimum of radius
+/// `blendRadius`, shrunk where their gradients agree (`GlassProfile`); the bevel,
+/// lens, rim and shadow are those of the blended field, and each member's
+/// appearance is cross-faded by the same weights. A group of one member is that
+/// member's glass exactly. A material is the same primitive with one member and no
 /// bevel, rim, shadow or glow.
+///
+/// A pass reads one frosted backdrop per distinct frost of its members (at most
+/// `maximumSources`), all of the same size, starting at `backdropOrigin`.
 public struct GlassComposite: Hashable, Sendable {
+  /// The most members one pass blends.
+  public static let maximumMembers = 16
+  /// The most backdrop images one pass reads.
+  public static let maximumSources = 4
+
+  /// The shapes, in paint order; at least one.
+  public var members: [GlassMember]
+  /// Radius of the smooth minimum between members, pixels (0: a plain union).
+  public var blendRadius: Float = 0
+  /// Target pixel of the backdrop images' top-left pixel.
+  public var backdropOrigin: PixelPoint
+
+  /// A group.
+  public init(members: [GlassMember], blendRadius: Float = 0, backdropOrigin: PixelPoint) {
+    self.members = members
+    self.blendRadius = blendRadius
+    self.backdropOrigin = backdropOrigin
+  }
+
+  /// One shape with nothing set but where the backdrop lies.
+  public init(shape: ShapeGeometry, backdropOrigin: PixelPoint) {
+    self.init(members: [GlassMember(shape: shape)], backdropOrigin: backdropOrigin)
+  }
+}
+
+/// One shape of a `GlassComposite`: its geometry and its optics, in pixels.
+public struct GlassMember: Hashable, Sendable {
   /// The glass shape, in target pixels.
   public var shape: ShapeGeometry
-  /// Target pixel of the backdrop image's top-left pixel.
-  public var backdropOrigin: PixelPoint
+  /// Which of the pass's backdrop images it sees through (its frost).
+  public var source: Int = 0
   /// Width of the bevel band, pixels.
   public var bevelWidth: Float = 0
   /// Inward pull at the rim, pixels.
@@ -227,20 +262,19 @@ public struct GlassComposite: Hashable, Sendable {
   public var light: SIMD2<Float> = .zero
   /// Shadow opacity.
   public var shadowOpacity: Float = 0
-  /// Shadow Gaussian sigma, pixels (positive when the shadow has opacity).
+  /// Shadow Gaussian sigma, pixels (positive).
   public var shadowSigma: Float = 1
   /// Shadow offset, pixels.
   public var shadowOffset: SIMD2<Float> = .zero
   /// Glow opacity.
   public var glowOpacity: Float = 0
-  /// Glow Gaussian sigma, pixels (positive when the glow has opacity).
+  /// Glow Gaussian sigma, pixels (positive).
   public var glowSigma: Float = 1
   /// Glow centre, target pixels.
   public var glowCenter: SIMD2<Float> = .zero
 
-  /// Glass with nothing set but the shape and where the backdrop lies.
-  public init(shape: ShapeGeometry, backdropOrigin: PixelPoint) {
+  /// A member with nothing set but the shape.
+  public init(shape: ShapeGeometry) {
     self.shape = shape
-    self.backdropOrigin = backdropOrigin
   }
 }

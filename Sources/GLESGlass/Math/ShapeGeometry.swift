@@ -133,6 +133,41 @@ public struct ShapeGeometry: Hashable, Sendable {
     return copy
   }
 
+  /// How far apart two shapes are, in pixels, measured with their own distance
+  /// functions: the least value of `d_self(p) + d_other(p)` over the plane, which
+  /// for two convex shapes (every shape here is) is the gap between their edges,
+  /// and minus the depth of their overlap when they overlap. Found by a compass
+  /// search, which converges on a convex function, to within 1/100 pixel.
+  public func separation(from other: ShapeGeometry) -> Double {
+    func f(_ x: Double, _ y: Double) -> Double {
+      Double(distance(Float(x), Float(y))) + Double(other.distance(Float(x), Float(y)))
+    }
+    var x = Double(center.x + other.center.x) / 2
+    var y = Double(center.y + other.center.y) / 2
+    var best = f(x, y)
+    var step = Double(max(halfSize.x, halfSize.y, other.halfSize.x, other.halfSize.y, 1))
+    let directions: [(Double, Double)] = [
+      (1, 0), (-1, 0), (0, 1), (0, -1), (0.7071, 0.7071), (-0.7071, 0.7071), (0.7071, -0.7071), (-0.7071, -0.7071),
+    ]
+    var evaluations = 0
+    while step > 0.01 && evaluations < 20_000 {
+      var moved = false
+      for (dx, dy) in directions {
+        let value = f(x + dx * step, y + dy * step)
+        evaluations += 1
+        if value < best {
+          best = value
+          x += dx * step
+          y += dy * step
+          moved = true
+          break
+        }
+      }
+      if !moved { step /= 2 }
+    }
+    return best
+  }
+
   /// The same shape moved by (dx, dy) pixels.
   public func offsetBy(_ dx: Float, _ dy: Float) -> ShapeGeometry {
     var copy = self

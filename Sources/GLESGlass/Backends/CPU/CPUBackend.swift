@@ -129,7 +129,9 @@ extension CPUBackend: RenderBackend {
   }
 
   func run(_ pass: RenderGraph.Pass, inputs: [CPUImage], output: CPUImage) throws {
-    precondition(inputs.count <= 1, "every primitive reads at most one image")
+    precondition(
+      inputs.count <= 1 || (pass.primitive.name == "glass" && inputs.count <= GlassComposite.maximumSources),
+      "only glass reads several images")
     for input in inputs { input.materialize() }
     try withTarget(output) { target in
       var target = target
@@ -146,7 +148,7 @@ extension CPUBackend: RenderBackend {
       case .drawImage(let p):
         withSource(input) { CPUKernels.drawImage(p, source: $0, rect: pass.rect, target: target) }
       case .glass(let p):
-        withSource(input) { CPUKernels.glass(p, source: $0, rect: pass.rect, target: target) }
+        withSources(inputs[...]) { CPUKernels.glass(p, sources: $0, rect: pass.rect, target: target) }
       case .mirrorExtend(let p):
         CPUKernels.mirrorExtend(p, source: input.encoded, rect: pass.rect, target: target)
       case .downsample(let p):
@@ -166,6 +168,14 @@ extension CPUBackend: RenderBackend {
         CPUKernels.Source(
           pixels: buffer.baseAddress.unsafelyUnwrapped, width: image.descriptor.size.width,
           height: image.descriptor.size.height))
+    }
+  }
+
+  /// Every input as a source, for as long as `body` runs.
+  private func withSources(_ images: ArraySlice<CPUImage>, _ body: ([CPUKernels.Source]) -> Void) {
+    guard let first = images.first else { return body([]) }
+    withSource(first) { source in
+      withSources(images.dropFirst()) { rest in body([source] + rest) }
     }
   }
 

@@ -73,60 +73,126 @@ extension CPUKernels {
     return u >= 0 ? tail : 1 - tail
   }
 
-  /// The glass body and its shadow; see `glass.glsl` for the formulas.
-  static func glass(_ p: GlassComposite, source: Source, rect: PixelRect, target: Target) {
-    parallelRows(rect.y..<rect.maxY, cost: rect.pixelCount * 32) { rows in
+  /// `glass.glsl` `backdrop`: the backdrop images weighted by `w` (the first alone
+  /// when its weight is 1).
+  @inline(__always)
+  static func backdrop(
+    _ sources: [Source], _ w: SIMD4<Float>, _ origin: PixelPoint, _ s: SIMD2<Float>
+  )
+    -> SIMD4<Float>
+  {
+    if w.x == 1 { return backdrop(sources[0], origin, s) }
+    var c = SIMD4<Float>.zero
+    for j in 0..<min(sources.count, 4) where w[j] > 0 { c += backdrop(sources[j], origin, s) * w[j] }
+    return c
+  }
+
+  /// The glass body of a group and its shadow; see `glass.glsl` and
+  /// `GlassProfile` for the formulas.
+  static func glass(_ p: GlassComposite, sources: [Source], rect: PixelRect, target: Target) {
+    let looks = p.members.map(GlassAppearance.init)
+    let cost = rect.pixelCount * 32 * p.members.count
+    parallelRows(rect.y..<rect.maxY, cost: cost) { rows in
       for y in rows {
         for x in rect.x..<rect.maxX {
-          target.store(glassPixel(p, source, SIMD2(Float(x) + 0.5, Float(y) + 0.5)), x: x, y: y)
+          target.store(glassPixel(p, looks, sources, SIMD2(Float(x) + 0.5, Float(y) + 0.5)), x: x, y: y)
         }
       }
     }
   }
 
   @inline(__always)
-  static func glassPixel(_ g: GlassComposite, _ source: Source, _ p: SIMD2<Float>) -> SIMD4<Float> {
-    let shape = g.shape
-    let d = shape.distance(p.x, p.y)
+  static func glassPixel(
+    _ g: GlassComposite, _ looks: [GlassAppearance], _ sources: [Source], _ p: SIMD2<Float>
+  ) -> SIMD4<Float> {
+    let members = g.members
+    let count = members.count
+    let k = g.blendRadius
+    // The blended field: distance, normal and appearance.
+    var d = members[0].shape.distance(p.x, p.y)
+    var n = SIMD2<Float>.zero
+    var haveNormal = false
+    var look = looks[0]
+    if count > 1 {
+      n = members[0].shape.normal(p.x, p.y)
+      haveNormal = true
+      for i in 1..<count {
+        let di = members[i].shape.distance(p.x, p.y)
+        if di >= d + k { continue }
+        let ni = members[i].shape.normal(p.x, p.y)
+        let (blended, w) = GlassProfile.smoothMin(d, di, GlassProfile.blendRadius(k, n, ni))
+        d = blended
+        if w <= 0 {
+          n = ni
+          look = looks[i]
+        } else if w < 1 {
+          n = GlassProfile.blendNormal(n, ni, w)
+          look = look.blended(with: looks[i], weight: w)
+        }
+      }
+    }
     let coverage = min(max(0.5 - d, 0), 1)
     var shadow: Float = 0
-    if g.shadowOpacity > 0 && coverage < 1 {
-      let sd = shape.distance(p.x - g.shadowOffset.x, p.y - g.shadowOffset.y)
-      shadow = g.shadowOpacity * gaussianEdge(sd / g.shadowSigma)
+    if coverage < 1 {
+      // One shadow: the field of the members that cast one, at their offsets.
+      var sd: Float = 0
+      var opacity: Float = 0
+      var sigma: Float = 0
+      var any = false
+      for m in members where m.shadowOpacity > 0 {
+        let si = m.shape.distance(p.x - m.shadowOffset.x, p.y - m.shadowOffset.y)
+        if !any {
+          sd = si
+          opacity = m.shadowOpacity
+          sigma = m.shadowSigma
+          any = true
+        } else if si < sd + k {
+          let (blended, w) = GlassProfile.smoothMin(sd, si, k)
+          sd = blended
+          if w <= 0 {
+            opacity = m.shadowOpacity
+            sigma = m.shadowSigma
+          } else if w < 1 {
+            opacity = m.shadowOpacity + (opacity - m.shadowOpacity) * w
+            sigma = m.shadowSigma + (sigma - m.shadowSigma) * w
+          }
+        }
+      }
+      if any { shadow = opacity * gaussianEdge(sd / sigma) }
     }
     var body = SIMD4<Float>.zero
     if coverage > 0 {
       let depth = -d
-      var n = SIMD2<Float>.zero
-      if depth < max(g.bevelWidth, g.rimWidth) + 1 { n = shape.normal(p.x, p.y) }
-      var pull: Float = 0
-      if g.bevelWidth > 0 {
-        let x = min(max(1 - depth / g.bevelWidth, 0), 1)
-        pull = g.refraction * (1 - (1 - x * x).squareRoot())
-      }
-      body = backdrop(source, g.backdropOrigin, p - n * pull)
-      if g.dispersion > 0 && pull > 0 {
-        body.x = backdrop(source, g.backdropOrigin, p - n * (pull * (1 + g.dispersion))).x
-        body.z = backdrop(source, g.backdropOrigin, p - n * (pull * (1 - g.dispersion))).z
+      let bevel = look.bend.x
+      let rimWidth = look.bend.w
+      if !haveNormal && depth < max(bevel, rimWidth) + 1 { n = members[0].shape.normal(p.x, p.y) }
+      let pull = GlassProfile.pull(depth: depth, bevelWidth: bevel, refraction: look.bend.y)
+      let origin = g.backdropOrigin
+      body = backdrop(sources, look.sources, origin, p - n * pull)
+      let dispersion = look.bend.z
+      if dispersion > 0 && pull > 0 {
+        body.x = backdrop(sources, look.sources, origin, p - n * (pull * (1 + dispersion))).x
+        body.z = backdrop(sources, look.sources, origin, p - n * (pull * (1 - dispersion))).z
       }
       let lum = body.x * 0.2126 + body.y * 0.7152 + body.z * 0.0722
       var rgb = SIMD3(body.x, body.y, body.z)
-      rgb = SIMD3(repeating: lum) + (rgb - SIMD3(repeating: lum)) * g.saturation
+      rgb = SIMD3(repeating: lum) + (rgb - SIMD3(repeating: lum)) * look.adjust.x
       rgb = rgb.replacing(with: 0, where: rgb .< 0)
-      rgb = rgb + (SIMD3(repeating: body.w) - rgb) * g.lightening
-      rgb = rgb * (1 - g.dimming)
-      let tint = SIMD3(g.tint.x, g.tint.y, g.tint.z)
-      rgb = rgb + (tint * body.w - rgb) * g.tint.w
+      rgb = rgb + (SIMD3(repeating: body.w) - rgb) * look.adjust.y
+      rgb = rgb * (1 - look.adjust.z)
+      let tint = SIMD3(look.tint.x, look.tint.y, look.tint.z)
+      rgb = rgb + (tint * body.w - rgb) * look.tint.w
       body = SIMD4(rgb, body.w)
-      if g.rimWidth > 0 {
-        let band = min(max(1 - depth / g.rimWidth, 0), 1)
-        let lit = n.x * g.light.x + n.y * g.light.y
-        let rim = band * (g.rimOpacity * max(lit, 0) + g.oppositeRimOpacity * max(-lit, 0))
+      if rimWidth > 0 {
+        let band = min(max(1 - depth / rimWidth, 0), 1)
+        let lit = n.x * look.rim.z + n.y * look.rim.w
+        let rim = band * (look.rim.x * max(lit, 0) + look.rim.y * max(-lit, 0))
         body = body + (SIMD4(repeating: 1) - body) * rim
       }
-      if g.glowOpacity > 0 {
-        let q = (p - g.glowCenter) / g.glowSigma
-        body = body + (SIMD4(repeating: 1) - body) * (g.glowOpacity * expf(-0.5 * (q.x * q.x + q.y * q.y)))
+      let glow = look.glow
+      if glow.x > 0 {
+        let q = (p - SIMD2(glow.z, glow.w)) / glow.y
+        body = body + (SIMD4(repeating: 1) - body) * (glow.x * expf(-0.5 * (q.x * q.x + q.y * q.y)))
       }
     }
     return body * coverage + SIMD4(0, 0, 0, shadow) * (1 - coverage)

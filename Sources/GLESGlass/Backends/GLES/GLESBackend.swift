@@ -627,7 +627,9 @@ final class GLESState {
   }
 
   func run(_ pass: RenderGraph.Pass, inputs: [GLTexture], output: GLTexture) throws {
-    precondition(inputs.count <= 1, "every primitive reads at most one image")
+    precondition(
+      inputs.count <= 1 || (pass.primitive.name == "glass" && inputs.count <= GlassComposite.maximumSources),
+      "only glass reads several images")
     let input = inputs.first
     let outputDefine: String =
       switch output.descriptor.format {
@@ -674,9 +676,9 @@ final class GLESState {
       glUseProgram(program.name)
       try program.apply(DrawImageUniforms(parameters: parameters, fullCoverage: full))
     case .glass(let parameters):
-      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: ["SHAPE", outputDefine]))
+      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: [outputDefine]))
       glUseProgram(program.name)
-      try program.apply(GlassUniforms(parameters: parameters))
+      try program.apply(GlassUniforms(parameters: parameters, inputs: inputs.count))
     case .copy(let parameters):
       var defines = [outputDefine]
       if let input,
@@ -692,8 +694,8 @@ final class GLESState {
     let size = output.descriptor.size
     glViewport(0, 0, GLsizei(size.width), GLsizei(size.height))
     glScissor(GLint(pass.rect.x), GLint(pass.rect.y), GLsizei(pass.rect.width), GLsizei(pass.rect.height))
-    if let input {
-      glActiveTexture(glEnum(GL_TEXTURE0))
+    for (unit, input) in inputs.enumerated() {
+      glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(unit))
       glBindTexture(glEnum(GL_TEXTURE_2D), input.name)
       // Integer textures cannot be filtered; convolution taps are whole pixels, and
       // the scene primitives read texels.
@@ -702,8 +704,9 @@ final class GLESState {
       case .convolve, .mirrorExtend, .fill, .drawImage, .glass, .copy: nearest = true
       case .downsample, .upsample: nearest = GLFormat(input.descriptor.format).isInteger
       }
-      glBindSampler(0, nearest ? nearestSampler : linearSampler)
+      glBindSampler(GLuint(unit), nearest ? nearestSampler : linearSampler)
     }
+    if inputs.count > 1 { glActiveTexture(glEnum(GL_TEXTURE0)) }
     if pass.blend {
       glEnable(glEnum(GL_BLEND))
       glBlendFunc(glEnum(GL_ONE), glEnum(GL_ONE_MINUS_SRC_ALPHA))

@@ -124,17 +124,33 @@ struct CopyUniforms: ShaderUniforms {
 /// `glass.glsl`.
 struct GlassUniforms: ShaderUniforms {
   var parameters: GlassComposite
+  /// How many backdrop images are bound (units 0 ..< inputs).
+  var inputs: Int
 
   func encode(into encoder: inout UniformEncoder) {
     let p = parameters
-    encoder.set("u_source", .sampler(unit: 0, integer: false))
+    for unit in 0..<GlassComposite.maximumSources {
+      // Unused samplers share the last bound unit: they are never read.
+      encoder.set("u_source\(unit)", .sampler(unit: Int32(min(unit, max(inputs - 1, 0))), integer: false))
+    }
     encoder.set("u_backdropOrigin", .ivec2(Int32(p.backdropOrigin.x), Int32(p.backdropOrigin.y)))
-    encoder.set("u_bend", .vec4(SIMD4(p.bevelWidth, p.refraction, p.dispersion, p.rimWidth)))
-    encoder.set("u_adjust", .vec4(SIMD4(p.saturation, p.lightening, p.dimming, 0)))
-    encoder.set("u_tint", .vec4(p.tint))
-    encoder.set("u_rim", .vec4(SIMD4(p.rimOpacity, p.oppositeRimOpacity, p.light.x, p.light.y)))
-    encoder.set("u_shadow", .vec4(SIMD4(p.shadowOpacity, p.shadowSigma, p.shadowOffset.x, p.shadowOffset.y)))
-    encoder.set("u_glow", .vec4(SIMD4(p.glowOpacity, p.glowSigma, p.glowCenter.x, p.glowCenter.y)))
-    ShapeUniforms(shape: p.shape).encode(into: &encoder)
+    encoder.set("u_count", .int(Int32(p.members.count)))
+    encoder.set("u_blendRadius", .float(p.blendRadius))
+    let looks = p.members.map(GlassAppearance.init)
+    let padding = [SIMD4<Float>](repeating: .zero, count: GlassComposite.maximumMembers - p.members.count)
+    func array(_ name: String, _ values: [SIMD4<Float>]) { encoder.set(name, .vec4Array(values + padding)) }
+    array("u_shape", p.members.map { SIMD4(Float($0.shape.kind.rawValue), $0.shape.exponent, 0, 0) })
+    array(
+      "u_box", p.members.map { SIMD4($0.shape.center.x, $0.shape.center.y, $0.shape.halfSize.x, $0.shape.halfSize.y) })
+    array("u_radii", p.members.map(\.shape.radii))
+    array("u_bend", looks.map(\.bend))
+    array("u_adjust", looks.map(\.adjust))
+    array("u_tint", looks.map(\.tint))
+    array("u_rim", looks.map(\.rim))
+    array("u_sources", looks.map(\.sources))
+    array("u_glow", looks.map(\.glow))
+    array(
+      "u_shadow",
+      p.members.map { SIMD4($0.shadowOpacity, $0.shadowSigma, $0.shadowOffset.x, $0.shadowOffset.y) })
   }
 }

@@ -1,0 +1,114 @@
+/// The math of the glass body that both backends share: the bevel profile, and
+/// the field of a group of glass shapes blended into one body. The CPU kernel
+/// (`CPUKernels.glassPixel`) calls these; `glass.glsl` mirrors them line by line.
+///
+/// **Bevel.** At depth `t` pixels inside the edge, within a band of width `h`, the
+/// backdrop is pulled inward along the normal by a quarter circle:
+///
+///     x    = clamp(1 - t / h, 0, 1)
+///     pull = refraction * (1 - sqrt(1 - x^2))
+///
+/// **Blending.** The members' signed distances `d_i` are folded in paint order
+/// with a quadratic smooth minimum of radius `k`, the container's spacing in
+/// pixels, shrunk where the two gradients point the same way so that nested and
+/// overlapping shapes do not swell and only a gap grows a neck:
+///
+///     t   = clamp((1/2 - dot(n_a, n_b)) / (3/2), 0, 1)
+///     k'  = k * t^2 (3 - 2 t)
+///     h   = max(k' - |a - b|, 0) / k'
+///     d   = min(a, b) - k' * h^2 / 4
+///     w   = clamp(1/2 + (b - a) / (2 k'), 0, 1)       the weight of a
+///     n   = normalize(n_b + (n_a - n_b) * w)
+///
+/// `n` is the exact gradient of the smooth minimum for a constant radius. The
+/// members' appearance (bend, colour, rim, which frosted backdrop, glow) is
+/// cross-faded by the same `w`, so two glasses of different tints meet in a
+/// gradient across the neck. Members whose edges stay `k` or more apart never
+/// change each other's pixels (`h` is 0 wherever either covers a pixel); the
+/// lowering renders such groups as separate passes.
+///
+/// The shadow is one shadow of the blended field: the members' distances at
+/// their shadow offsets folded by the smooth minimum of radius `k` (no gradient
+/// test: the shadow is soft), with opacity and sigma cross-faded.
+public enum GlassProfile {
+  /// Below this radius (pixels) the smooth minimum is a plain minimum.
+  public static let minimumBlendRadius: Float = 1e-4
+
+  /// The inward pull at `depth` pixels inside the edge.
+  @inlinable @inline(__always)
+  public static func pull(depth: Float, bevelWidth: Float, refraction: Float) -> Float {
+    guard bevelWidth > 0 else { return 0 }
+    let x = min(max(1 - depth / bevelWidth, 0), 1)
+    return refraction * (1 - (1 - x * x).squareRoot())
+  }
+
+  /// The blend radius between two members whose gradients are `a` and `b`: all
+  /// of `k` where they point against each other (a gap), none from where they
+  /// meet at 60 degrees or less (overlapping or nested shapes), smoothly between.
+  @inlinable @inline(__always)
+  public static func blendRadius(_ k: Float, _ a: SIMD2<Float>, _ b: SIMD2<Float>) -> Float {
+    let t = min(max((0.5 - (a.x * b.x + a.y * b.y)) / 1.5, 0), 1)
+    return k * t * t * (3 - 2 * t)
+  }
+
+  /// The quadratic smooth minimum of `a` and `b` with radius `k`, and the weight
+  /// of `a` in the blend (1 when `a` alone is the minimum).
+  @inlinable @inline(__always)
+  public static func smoothMin(_ a: Float, _ b: Float, _ k: Float) -> (distance: Float, weight: Float) {
+    if k <= minimumBlendRadius { return a <= b ? (a, 1) : (b, 0) }
+    let h = max(k - abs(a - b), 0) / k
+    let w = min(max(0.5 + 0.5 * (b - a) / k, 0), 1)
+    return (min(a, b) - k * h * h * 0.25, w)
+  }
+
+  /// The normal of the blend: `b + (a - b) * w`, normalised (kept as it is when
+  /// it vanishes, at the exact centre of a symmetric neck).
+  @inlinable @inline(__always)
+  public static func blendNormal(_ a: SIMD2<Float>, _ b: SIMD2<Float>, _ w: Float) -> SIMD2<Float> {
+    let n = b + (a - b) * w
+    let length = (n.x * n.x + n.y * n.y).squareRoot()
+    return length > 1e-6 ? n / length : n
+  }
+}
+
+/// What the glass of one member looks like, as the blend carries it: six
+/// vectors that `glass.glsl` holds as `vec4`s.
+public struct GlassAppearance: Hashable, Sendable {
+  /// bevelWidth, refraction, dispersion, rimWidth (pixels, pixels, 1, pixels).
+  public var bend: SIMD4<Float>
+  /// saturation, lightening, dimming, unused.
+  public var adjust: SIMD4<Float>
+  /// Tint in linear rgb, and its strength.
+  public var tint: SIMD4<Float>
+  /// Lit rim opacity, opposite rim opacity, light direction xy.
+  public var rim: SIMD4<Float>
+  /// The weight of each backdrop image (one-hot for a member).
+  public var sources: SIMD4<Float>
+  /// Glow opacity, sigma (pixels), centre xy (pixels).
+  public var glow: SIMD4<Float>
+
+  /// A member's appearance.
+  public init(_ m: GlassMember) {
+    bend = SIMD4(m.bevelWidth, m.refraction, m.dispersion, m.rimWidth)
+    adjust = SIMD4(m.saturation, m.lightening, m.dimming, 0)
+    tint = m.tint
+    rim = SIMD4(m.rimOpacity, m.oppositeRimOpacity, m.light.x, m.light.y)
+    var sources = SIMD4<Float>.zero
+    sources[min(max(m.source, 0), 3)] = 1
+    self.sources = sources
+    glow = SIMD4(m.glowOpacity, m.glowSigma, m.glowCenter.x, m.glowCenter.y)
+  }
+
+  /// `b + (self - b) * w`, component by component.
+  @inlinable @inline(__always)
+  public func blended(with b: GlassAppearance, weight w: Float) -> GlassAppearance {
+    var r = b
+    r.bend = b.bend + (bend - b.bend) * w
+    r.adjust = b.adjust + (adjust - b.adjust) * w
+    r.tint = b.tint + (tint - b.tint) * w
+    r.rim = b.rim + (rim - b.rim) * w
+    r.sources = b.sources + (sources - b.sources) * w
+    r.glow = b.glow + (glow - b.glow) * w
+    return r
+  }
+}

@@ -1,0 +1,298 @@
+import Foundation
+import GlassTestSupport
+import Testing
+
+@testable import GLESGlass
+
+/// `GlassEffectContainer(spacing:)`: glass whose edges come within the spacing
+/// blends into one body (Math/GlassProfile.swift); farther apart it renders as it
+/// would alone.
+@Suite("Glass: blending in a container")
+struct GlassBlendTests {
+  static let photo = ProceduralImages.landscape(width: 200, height: 80)
+
+  static func scene(
+    _ layers: [Layer], width: Double = 400, height: Double = 160,
+    background: Background = .image(
+      "photo", contentMode: .fill)
+  ) -> Scene {
+    Scene(size: PointSize(width: width, height: height), scale: 1, background: background, layers: layers)
+  }
+
+  static func capsule(
+    x: Double, y: Double = 40, width: Double = 120, height: Double = 80, _ glass: Glass = .regular
+  )
+    -> GlassLayer
+  {
+    GlassLayer(glass: glass, shape: .capsule, frame: PointRect(x: x, y: y, width: width, height: height))
+  }
+
+  static func render(_ scene: Scene, on backend: TestBackend) throws -> RGBAImage {
+    try DemoScenes.render(scene, ["photo": photo], on: backend)
+  }
+
+  // MARK: Separate when apart
+
+  /// Two capsules 150 pt apart, spacing 40: in one container, and each in a
+  /// container of its own (far enough that neither reads the other's pixels).
+  static func apart(on backend: TestBackend) throws -> (together: RGBAImage, separate: RGBAImage) {
+    let a = capsule(x: 20)
+    let b = capsule(x: 290)
+    let together = try render(scene([.container(GlassContainer(spacing: 40, glass: [a, b]))], width: 430), on: backend)
+    let separate = try render(
+      scene(
+        [.container(GlassContainer(spacing: 40, glass: [a])), .container(GlassContainer(spacing: 40, glass: [b]))],
+        width: 430), on: backend)
+    return (together, separate)
+  }
+
+  /// Two capsules 42 pt apart (beyond the spacing of 40 by two pixels): the same
+  /// with spacing 40 as with spacing 0, where nothing blends.
+  static func justApart(on backend: TestBackend) throws -> (blending: RGBAImage, plain: RGBAImage) {
+    let glass = [capsule(x: 40), capsule(x: 202)]
+    return (
+      try render(scene([.container(GlassContainer(spacing: 40, glass: glass))]), on: backend),
+      try render(scene([.container(GlassContainer(spacing: 0, glass: glass))]), on: backend)
+    )
+  }
+
+  @Test("on the CPU, glass farther apart than the spacing renders exactly as it does alone")
+  func apartOnCPU() throws {
+    let (together, separate) = try Self.apart(on: .cpu)
+    #expect(together == separate)
+    let (blending, plain) = try Self.justApart(on: .cpu)
+    #expect(blending == plain)
+  }
+
+  @Test(
+    "on the GPU, glass farther apart than the spacing renders within 1/255 of itself alone",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func apartOnGPU() throws {
+    let (together, separate) = try Self.apart(on: .gpu)
+    let c = try ImageComparison(together, separate)
+    #expect(c.maxDifference <= 1, "\(c.summary)")
+    let (blending, plain) = try Self.justApart(on: .gpu)
+    let d = try ImageComparison(blending, plain)
+    #expect(d.maxDifference <= 1, "\(d.summary)")
+  }
+
+  @Test("shapes are grouped by the gap between their edges, measured on the shapes themselves")
+  func groups() {
+    func circle(_ x: Float, _ y: Float, _ r: Float) -> ShapeGeometry {
+      ShapeGeometry(ellipseCenter: SIMD2(x, y), halfSize: SIMD2(r, r))
+    }
+    // Two circles of radius 30 whose centres are 100 apart on a diagonal: the gap
+    // is 40, though their boxes are only 10.7 apart on each axis.
+    let a = circle(0, 0, 30)
+    let b = circle(70.71, 70.71, 30)
+    #expect(abs(a.separation(from: b) - 40) < 0.05)
+    #expect(SceneLowering.blendGroups([a, b], blendRadius: 38.9) == [[0], [1]])
+    #expect(SceneLowering.blendGroups([a, b], blendRadius: 39.1) == [[0, 1]])
+    // Overlapping shapes are one body even with no spacing; a chain links.
+    let c = circle(130, 130, 30)
+    let d = circle(400, 0, 30)
+    #expect(SceneLowering.blendGroups([a, d, b, c], blendRadius: 50) == [[0, 2, 3], [1]])
+    #expect(SceneLowering.blendGroups([a, circle(50, 0, 30)], blendRadius: 0) == [[0, 1]])
+    // A capsule beside a rounded rectangle: the straight edges' gap.
+    let capsule = ShapeGeometry(roundedBoxCenter: SIMD2(60, 20), halfSize: SIMD2(60, 20), radii: SIMD4(repeating: 20))
+    let rect = ShapeGeometry(roundedBoxCenter: SIMD2(60, 72.5), halfSize: SIMD2(60, 20), radii: SIMD4(repeating: 8))
+    #expect(abs(capsule.separation(from: rect) - 12.5) < 0.05)
+  }
+
+  // MARK: No swelling
+
+  /// Glass that shows its coverage: white tint over black, nothing else.
+  static func flat(_ frame: PointRect, _ shape: GLESGlass.Shape) -> GlassLayer {
+    GlassLayer(
+      glass: Glass(.regular, tint: .white), shape: shape, frame: frame,
+      optics: GlassOptics.Overrides([
+        "tintIntensity": 1, "rimWidth": 0, "shadowOpacity": 0, "lightening": 0, "saturation": 1,
+      ]))
+  }
+
+  /// Coverage of each pixel, from the red channel (white on black).
+  static func coverage(_ image: RGBAImage) -> [Double] {
+    guard case .eight(let v) = image.samples else { return [] }
+    return stride(from: 0, to: v.count, by: 4).map { Definition.srgbToLinear(Double(v[$0]) / 255) }
+  }
+
+  /// Checks that the rendered silhouette is the plain union of `shapes` within
+  /// 1 px, by the oracle's distances; returns the coverage.
+  @discardableResult
+  static func checkSilhouette(
+    _ layers: [GlassLayer], spacing: Double, on backend: TestBackend, _ label: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> [Double] {
+    let s = scene([.container(GlassContainer(spacing: spacing, glass: layers))], background: .fill(.color(.black)))
+    let image = try render(s, on: backend)
+    let cov = coverage(image)
+    let oracles = layers.map { ShapeOracle($0.shape, in: $0.frame, scale: 1) }
+    var wrong: [String] = []
+    for y in 0..<image.height {
+      for x in 0..<image.width {
+        let d = oracles.map { $0.distance(Double(x) + 0.5, Double(y) + 0.5) }.min() ?? 1
+        let inside = cov[y * image.width + x] >= 0.5
+        if (d < -1 && !inside) || (d > 1 && inside) { wrong.append("(\(x), \(y)) d \(d)") }
+      }
+    }
+    #expect(
+      wrong.isEmpty, "\(label): \(wrong.count) pixels off the union by over 1 px: \(wrong.prefix(5))",
+      sourceLocation: sourceLocation)
+    return cov
+  }
+
+  static func noSwelling(on backend: TestBackend) throws {
+    // A circle nested in a capsule, near its edge.
+    try checkSilhouette(
+      [
+        flat(PointRect(x: 40, y: 30, width: 300, height: 100), .capsule),
+        flat(PointRect(x: 250, y: 45, width: 70, height: 70), .circle),
+      ], spacing: 40, on: backend, "nested")
+    // Two capsules overlapping by half their width.
+    try checkSilhouette(
+      [
+        flat(PointRect(x: 40, y: 40, width: 160, height: 80), .capsule),
+        flat(PointRect(x: 120, y: 40, width: 160, height: 80), .capsule),
+      ], spacing: 40, on: backend, "capsules overlapping by half")
+    // Two circles overlapping by half their diameter.
+    try checkSilhouette(
+      [
+        flat(PointRect(x: 100, y: 30, width: 100, height: 100), .circle),
+        flat(PointRect(x: 150, y: 30, width: 100, height: 100), .circle),
+      ], spacing: 40, on: backend, "circles overlapping by half")
+    // The planted contrast: two circles 12 pt apart do grow a neck, so the oracle
+    // sees a blend where there is one.
+    let cov = try coverage(
+      render(
+        scene(
+          [
+            .container(
+              GlassContainer(
+                spacing: 40,
+                glass: [
+                  flat(PointRect(x: 100, y: 30, width: 100, height: 100), .circle),
+                  flat(PointRect(x: 212, y: 30, width: 100, height: 100), .circle),
+                ]))
+          ], background: .fill(.color(.black))), on: backend))
+    #expect(cov[80 * 400 + 206] > 0.99, "no neck between circles 12 pt apart with spacing 40")
+  }
+
+  @Test("on the CPU, nested and half-overlapping glass keeps the outline of the plain union within 1 px")
+  func noSwellingOnCPU() throws {
+    try Self.noSwelling(on: .cpu)
+  }
+
+  @Test(
+    "on the GPU, nested and half-overlapping glass keeps the outline of the plain union within 1 px",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func noSwellingOnGPU() throws {
+    try Self.noSwelling(on: .gpu)
+  }
+
+  // MARK: No seams
+
+  /// Two capsules 8 pt apart, spacing 40: one body with a neck.
+  static func necked(_ a: Glass = .regular, _ b: Glass = .regular, optics: [String: Double] = [:]) -> Scene {
+    let glass = [capsule(x: 60, a), capsule(x: 188, b)].map {
+      var layer = $0
+      layer.optics = GlassOptics.Overrides(optics)
+      return layer
+    }
+    return scene([.container(GlassContainer(spacing: 40, glass: glass))], background: .fill(.color(.black)))
+  }
+
+  /// The largest step of a row's value between neighbouring columns, inside
+  /// `columns`.
+  static func largestStep(_ values: [Double], _ columns: Range<Int>) -> Double {
+    columns.dropFirst().map { abs(values[$0] - values[$0 - 1]) }.max() ?? 0
+  }
+
+  @Test("across a neck the rim is one continuous band and the lens one continuous field")
+  func noSeams() throws {
+    // The rim alone, white on black: along the top of the body, the brightest
+    // rim pixel in each column, from the first cap to the last.
+    let rim = try Self.render(
+      Self.necked(optics: ["shadowOpacity": 0, "lightening": 0, "frost": 0, "oppositeRimOpacity": 0.7]), on: .cpu)
+    guard case .eight(let v) = rim.samples else { return }
+    let w = rim.width
+    let top = (0..<w).map { x in (0..<80).map { y in Double(v[(y * w + x) * 4 + 1]) }.max() ?? 0 }
+    // The neck lies between the capsules, x 180 ... 188; the caps' own rim
+    // curves over 60 ... 100 and 268 ... 308.
+    let neck = Self.largestStep(top, 168..<201)
+    let caps = max(Self.largestStep(top, 62..<100), Self.largestStep(top, 270..<306))
+    #expect(top[184] > 100, "the neck has a rim on top: \(top[176..<196])")
+    #expect(neck <= caps, "the rim steps by \(neck) across the neck, by \(caps) at most round the caps")
+    // The lens: over a diagonal ramp, the bent backdrop inside the body along
+    // the row 6 px under the neck's top edge changes smoothly.
+    let ramp = Background.fill(
+      .linearGradient(Gradient(colors: [.black, .white]), startPoint: .topLeading, endPoint: .bottomTrailing))
+    var lensScene = Self.necked(optics: ["shadowOpacity": 0, "rimWidth": 0, "lightening": 0, "frost": 0])
+    lensScene.background = ramp
+    let lens = try Self.render(lensScene, on: .cpu)
+    guard case .eight(let l) = lens.samples else { return }
+    let white = Glass(.regular, tint: .white)
+    let field = Self.coverage(
+      try Self.render(
+        Self.necked(white, white, optics: ["tintIntensity": 1, "shadowOpacity": 0, "rimWidth": 0, "lightening": 0]),
+        on: .cpu))
+    // The neck's top edge at its centre column.
+    guard let edge = (0..<160).first(where: { field[$0 * w + 184] >= 0.5 }) else {
+      Issue.record("no neck")
+      return
+    }
+    let row = edge + 6
+    let values = (0..<w).map { Double(l[(row * w + $0) * 4 + 1]) }
+    let inside = (150..<220).filter { field[row * w + $0] > 0.999 }
+    let step = Self.largestStep(values, (inside.first ?? 0)..<(inside.last ?? 0))
+    let flat = Self.largestStep(values, 120..<150)
+    #expect(step <= max(flat, 1) * 3, "the lens steps by \(step) across the neck, the ramp by \(flat) per pixel")
+    print("neck: rim step \(neck) (caps \(caps)); lens step \(step) (ramp \(flat)) on row \(row)")
+  }
+
+  // MARK: Appearance
+
+  @Test("glass of two tints blends its colour across the neck")
+  func crossFade() throws {
+    let image = try Self.render(
+      Self.necked(Glass(.regular, tint: .red), Glass(.regular, tint: .blue), optics: ["rimWidth": 0]), on: .cpu)
+    guard case .eight(let v) = image.samples else { return }
+    let w = image.width
+    let red = (150..<220).map { Double(v[(80 * w + $0) * 4]) }
+    let blue = (150..<220).map { Double(v[(80 * w + $0) * 4 + 2]) }
+    // Red falls and blue rises monotonically (within a code) across the neck.
+    #expect(zip(red, red.dropFirst()).allSatisfy { $1 <= $0 + 1 }, "\(red)")
+    #expect(zip(blue, blue.dropFirst()).allSatisfy { $1 >= $0 - 1 }, "\(blue)")
+    #expect(red.first! - red.last! > 60 && blue.last! - blue.first! > 60, "\(red) \(blue)")
+  }
+
+  @Test(
+    "the GPU renders blended glass within the scene parity bar of the CPU",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func parity() throws {
+    var clear = Self.capsule(x: 176, y: 60, width: 90, height: 60, .clear)
+    clear.shape = .circle
+    let scenes = [
+      Self.scene(
+        [
+          .container(
+            GlassContainer(
+              spacing: 40, glass: [Self.capsule(x: 40), clear, Self.capsule(x: 250, Glass(.regular, tint: .orange))]))
+        ]),
+      Self.necked(Glass(.regular, tint: .red), Glass(.regular, tint: .blue)),
+    ]
+    for (index, scene) in scenes.enumerated() {
+      let gpu = try Self.render(scene, on: .gpu)
+      let cpu = try Self.render(scene, on: .cpu)
+      SceneRenderingTests.bar.check(try ImageComparison(gpu, cpu), "blend scene \(index)")
+    }
+  }
+
+  @Test("a body of more shapes than one pass takes is an error naming the container")
+  func tooMany() throws {
+    let glass = (0..<17).map { Self.capsule(x: 10 + Double($0) * 20, width: 30) }
+    let scene = Self.scene([.container(GlassContainer(spacing: 10, glass: glass))], width: 400)
+    let error = #expect(throws: GlassError.self) { try Self.render(scene, on: .cpu) }
+    #expect(error?.jsonPath == "layers[0]", "\(String(describing: error))")
+    #expect(error?.message.contains("at most 16") == true, "\(String(describing: error))")
+  }
+}
