@@ -139,23 +139,36 @@ void main() {
   float coverage = clamp(0.5 - d, 0.0, 1.0);
   float shadow = 0.0;
   if (coverage < 1.0) {
-    // One shadow: the field of the members that cast one, at their offsets.
+    // One shadow: the blended field of the members that cast one, each at its
+    // offset, folded as the body is.
     float sd = 0.0;
+    vec2 sn = vec2(0.0);
+    int first = 0;
+    bool haveShadowNormal = false;
     vec2 look = vec2(0.0);  // opacity, sigma
     bool any = false;
     for (int i = 0; i < u_count; i++) {
       if (u_shadow[i].x <= 0.0) continue;
-      float si = memberDistance(i, p - u_shadow[i].zw);
+      vec2 q = p - u_shadow[i].zw;
+      float si = memberDistance(i, q);
       if (!any) {
         sd = si;
+        first = i;
         look = u_shadow[i].xy;
         any = true;
       } else if (si < sd + k) {
-        vec2 m = smoothMin(sd, si, k);
+        if (!haveShadowNormal) {
+          sn = memberNormal(first, p - u_shadow[first].zw);
+          haveShadowNormal = true;
+        }
+        vec2 ni = memberNormal(i, q);
+        vec2 m = smoothMin(sd, si, blendRadius(k, sn, ni));
         sd = m.x;
         if (m.y <= 0.0) {
+          sn = ni;
           look = u_shadow[i].xy;
         } else if (m.y < 1.0) {
+          sn = blendNormal(sn, ni, m.y);
           look = u_shadow[i].xy + (look - u_shadow[i].xy) * m.y;
         }
       }

@@ -99,6 +99,21 @@ struct GlassBlendTests {
     #expect(abs(capsule.separation(from: rect) - 12.5) < 0.05)
   }
 
+  @Test("glass on top of the same glass folds into it exactly, body and shadow: where matched glass grows from")
+  func coincident() throws {
+    let a = Self.capsule(x: 60)
+    var b = a
+    b.glass = Glass(.regular, tint: .orange)
+    b.optics = GlassOptics.Overrides(["shadowOpacity": 0.3])
+    let one = try Self.render(Self.scene([.container(GlassContainer(spacing: 40, glass: [a]))]), on: .cpu)
+    let two = try Self.render(Self.scene([.container(GlassContainer(spacing: 40, glass: [a, b]))]), on: .cpu)
+    #expect(one == two)
+    // Moved by a point, it shows.
+    b.frame.x += 1
+    let moved = try Self.render(Self.scene([.container(GlassContainer(spacing: 40, glass: [a, b]))]), on: .cpu)
+    #expect(moved != one)
+  }
+
   // MARK: No swelling
 
   /// Glass that shows its coverage: white tint over black, nothing else.

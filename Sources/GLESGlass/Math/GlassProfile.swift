@@ -27,9 +27,11 @@
 /// change each other's pixels (`h` is 0 wherever either covers a pixel); the
 /// lowering renders such groups as separate passes.
 ///
-/// The shadow is one shadow of the blended field: the members' distances at
-/// their shadow offsets folded by the smooth minimum of radius `k` (no gradient
-/// test: the shadow is soft), with opacity and sigma cross-faded.
+/// The shadow is one shadow of the blended field: the members' distances and
+/// normals at their shadow offsets folded the same way, with opacity and sigma
+/// cross-faded. Two members with the same shape, place and look fold into
+/// exactly one of them (their gradients agree, so `k'` is 0), body and shadow:
+/// glass that grows out of a neighbour starts invisible.
 public enum GlassProfile {
   /// Below this radius (pixels) the smooth minimum is a plain minimum.
   public static let minimumBlendRadius: Float = 1e-4

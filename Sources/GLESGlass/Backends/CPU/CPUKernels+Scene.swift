@@ -134,25 +134,39 @@ extension CPUKernels {
     let coverage = min(max(0.5 - d, 0), 1)
     var shadow: Float = 0
     if coverage < 1 {
-      // One shadow: the field of the members that cast one, at their offsets.
+      // One shadow: the blended field of the members that cast one, each at its
+      // offset, folded as the body is.
       var sd: Float = 0
+      var sn = SIMD2<Float>.zero
+      var first = 0
+      var haveNormal = false
       var opacity: Float = 0
       var sigma: Float = 0
       var any = false
-      for m in members where m.shadowOpacity > 0 {
-        let si = m.shape.distance(p.x - m.shadowOffset.x, p.y - m.shadowOffset.y)
+      for (i, m) in members.enumerated() where m.shadowOpacity > 0 {
+        let q = p - m.shadowOffset
+        let si = m.shape.distance(q.x, q.y)
         if !any {
           sd = si
+          first = i
           opacity = m.shadowOpacity
           sigma = m.shadowSigma
           any = true
         } else if si < sd + k {
-          let (blended, w) = GlassProfile.smoothMin(sd, si, k)
+          if !haveNormal {
+            let q0 = p - members[first].shadowOffset
+            sn = members[first].shape.normal(q0.x, q0.y)
+            haveNormal = true
+          }
+          let ni = m.shape.normal(q.x, q.y)
+          let (blended, w) = GlassProfile.smoothMin(sd, si, GlassProfile.blendRadius(k, sn, ni))
           sd = blended
           if w <= 0 {
+            sn = ni
             opacity = m.shadowOpacity
             sigma = m.shadowSigma
           } else if w < 1 {
+            sn = GlassProfile.blendNormal(sn, ni, w)
             opacity = m.shadowOpacity + (opacity - m.shadowOpacity) * w
             sigma = m.shadowSigma + (sigma - m.shadowSigma) * w
           }
