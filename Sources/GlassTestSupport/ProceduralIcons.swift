@@ -13,8 +13,39 @@ public enum ProceduralIcons {
   public static let all: [(name: String, draw: @Sendable (Int) -> RGBAImage)] = [
     ("star", star), ("heart", heart), ("mountain", mountain), ("sidebar", sidebar), ("share", share),
     ("plus", plus), ("gear", gear), ("bolt", bolt), ("magnifier", magnifier), ("checkmark", checkmark),
-    ("person", person), ("envelope", envelope), ("lock", lock),
+    ("person", person), ("envelope", envelope), ("lock", lock), ("scribble", scribble), ("eraser", eraser),
   ]
+
+  /// A pencil's scribble, as scribble.variable: a wave that thickens as it goes.
+  public static func scribble(size: Int) -> RGBAImage {
+    let count = 48
+    let points = (0...count).map { i -> P in
+      let t = Double(i) / Double(count)
+      return P(0.17 + 0.66 * t, 0.52 - 0.17 * sin(t * 2.6 * .pi) * (0.6 + 0.4 * t))
+    }
+    return draw(size) { p in
+      var d = Double.infinity
+      for i in 0..<count {
+        let t = (Double(i) + 0.5) / Double(count)
+        d = min(d, SDF.segment(p, points[i], points[i + 1], width: 0.05 + 0.05 * t))
+      }
+      return d
+    }
+  }
+
+  /// An eraser, as eraser.fill: a tilted block with a band across it, over a line.
+  public static func eraser(size: Int) -> RGBAImage {
+    let angle = -Double.pi / 4
+    let c = P(0.5, 0.45)
+    return draw(size) { p in
+      let v = p - c
+      let q = P(v.x * cos(angle) + v.y * sin(angle), -v.x * sin(angle) + v.y * cos(angle))
+      let body = SDF.roundedRect(q, center: P(0, 0), half: P(0.27, 0.13), radius: 0.05)
+      let band = abs(q.x + 0.07) - 0.022
+      let line = SDF.segment(p, P(0.36, 0.8), P(0.82, 0.8), width: 0.06)
+      return min(max(body, -band), line)
+    }
+  }
 
   /// A filled five-pointed star with softened points.
   public static func star(size: Int) -> RGBAImage {

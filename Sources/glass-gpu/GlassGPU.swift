@@ -14,7 +14,9 @@ struct GlassGPU: ParsableCommand {
       Errors go to stderr with a non-zero exit status.
       """,
     version: "0.1.0",
-    subcommands: [Render.self, Batch.self, Validate.self, Parity.self, Extend.self, Compare.self, Info.self]
+    subcommands: [
+      Render.self, Animate.self, Batch.self, Validate.self, Parity.self, Extend.self, Compare.self, Info.self,
+    ]
   )
 
   /// Installs the signal handlers that remove temporary outputs, then runs the command.

@@ -13,9 +13,73 @@ struct SceneOptions: ParsableArguments {
   @Option(help: "Refuse images and canvases over this many pixels.")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
+  @Option(help: "Render this state of the scene (its \"states\").")
+  var state: String?
+
+  @Option(help: ArgumentHelp("Render the transition at this time, in seconds.", valueName: "seconds"))
+  var time: Double?
+
+  @Option(help: "The transition's first state (default: the scene's \"transition\").")
+  var from: String?
+
+  @Option(help: "The transition's last state (default: the scene's \"transition\").")
+  var to: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The timing curve: smooth, snappy, bouncy, spring, easeIn, easeOut, easeInOut, linear, or a JSON object "
+        + "such as '{\"type\": \"spring\", \"duration\": 0.6, \"bounce\": 0.2}' (default: the scene's, else "
+        + "spring(duration: 0.5, bounce: 0)).", valueName: "curve"))
+  var animation: String?
+
   func validate() throws {
     if let scale, ![1, 2, 3].contains(scale) { throw ValidationError("--scale is \(scale); give 1, 2 or 3") }
     try checkMaxPixels(maxPixels)
+    if state != nil && (time != nil || from != nil || to != nil) {
+      throw ValidationError(
+        "--state renders one state; --time, --from and --to render a transition: give one or the other")
+    }
+    if let time, !time.isFinite || time < 0 {
+      throw ValidationError("--time is \(time); give a time in seconds, 0 or more")
+    }
+    if (from == nil) != (to == nil) { throw ValidationError("give --from and --to together") }
+  }
+
+  /// The transition --from, --to and --animation name, else the scene's own.
+  func transition(of scene: Scene) throws -> SceneTransition {
+    var transition = scene.transition
+    if let from, let to {
+      transition = SceneTransition(from: from, to: to, animation: scene.transition?.animation ?? .default)
+    }
+    guard var transition else {
+      throw GlassError(
+        .invalidParameter,
+        "the scene has no \"transition\"; name its states with --from and --to",
+        at: GlassError.Location(jsonPath: "transition"))
+    }
+    if let animation {
+      let value: JSONValue
+      do {
+        value = animation.hasPrefix("{") ? try JSONValue.parse(Array(animation.utf8)) : .string(animation)
+      } catch {
+        throw GlassError(.invalidParameter, "--animation: \(error.message); give a curve's name or a JSON object")
+      }
+      do {
+        transition.animation = try TimingCurve(json: value)
+        try transition.animation.validate(at: "animation")
+      } catch let error as GlassError {
+        throw GlassError(.invalidParameter, "--animation: \(error.jsonPath.map { "\($0): " } ?? "")\(error.message)")
+      }
+    }
+    return transition
+  }
+
+  /// The scene at the moment --state or --time names (the scene as it is when
+  /// neither is given).
+  func moment(of scene: Scene) throws -> Scene {
+    if let state { return try scene.state(state) }
+    if let time { return try scene.frame(at: time, of: transition(of: scene)) }
+    return scene
   }
 
   /// Runs `body`, placing its error in the scene file.
@@ -31,6 +95,7 @@ struct SceneOptions: ParsableArguments {
   /// checked; pixels are decoded when `prepare` fits them).
   func load() throws -> (file: SceneFile, images: SceneImages) {
     var file = try SceneFile(path: scene)
+    try naming { file.scene = try moment(of: file.scene) }
     if let scale {
       file.scene.scale = scale
       do {

@@ -121,6 +121,11 @@ public struct GlassOptics: Hashable, Sendable {
       "Interactive glass, pressed: size relative to rest, about the centre"),
   ]
 
+  /// A parameter's value by its name in the table.
+  public subscript(name: String) -> Double? {
+    Self.entries.first { $0.spec.name == name }.map { self[keyPath: $0.keyPath] }
+  }
+
   /// Every parameter's spec (the default shown is that of `regular`).
   public static var parameterTable: [ParameterSpec] { entries.map(\.spec) }
 

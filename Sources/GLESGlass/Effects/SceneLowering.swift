@@ -278,7 +278,7 @@ struct SceneLowering {
     var frostPixels: Double
     var reads: PixelRect
     var writes: PixelRect
-    var content: (source: String, frame: PixelRect)?
+    var content: (source: String, frame: PixelRect, opacity: Double)?
   }
 
   func resolve(_ member: Member, container: ContainerShape?) -> Resolved {
@@ -294,9 +294,9 @@ struct SceneLowering {
       return Resolved(
         member: member, frostPixels: style.blur * scale, reads: bounds, writes: bounds, content: nil)
     case .glass(let layer):
-      var content: (String, PixelRect)?
-      if let c = layer.content {
-        content = (c.source, pixelFrame(layer.frame.insetBy(c.padding)))
+      var content: (String, PixelRect, Double)?
+      if let c = layer.content, c.opacity > 0 {
+        content = (c.source, pixelFrame(layer.frame.insetBy(c.padding)), c.opacity)
       }
       guard layer.glass.variant != .identity else {
         return Resolved(
@@ -428,7 +428,8 @@ struct SceneLowering {
         .drawImage(
           DrawImage(
             origin: PixelPoint(x: rect.x, y: rect.y),
-            clip: Shape.rect.geometry(in: pointFrame(content.frame), scale: scale))), inputs: [source],
+            clip: Shape.rect.geometry(in: pointFrame(content.frame), scale: scale),
+            opacity: Float(min(max(content.opacity, 0), 1)))), inputs: [source],
         output: canvas, rect: rect, blend: true)
     }
   }

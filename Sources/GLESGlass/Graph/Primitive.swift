@@ -193,6 +193,8 @@ public struct DrawImage: Hashable, Sendable {
   public var origin: PixelPoint
   /// The clip shape, in target pixels.
   public var clip: ShapeGeometry
+  /// A factor on every pixel (1: the image as it is).
+  public var opacity: Float = 1
 }
 
 /// Parameters of `Primitive.glass`, in pixels: a group of glass shapes that

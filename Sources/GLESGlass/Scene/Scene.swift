@@ -13,6 +13,11 @@ public struct Scene: Hashable, Sendable {
   public var background: Background
   /// Layers, back to front.
   public var layers: [Layer]
+  /// Named states, each a whole set of layers (`Scene.state(_:)`); a scene file
+  /// with states and no `layers` renders its first state.
+  public var states: [SceneState] = []
+  /// The transition `glass-gpu animate` renders when it is given no states.
+  public var transition: SceneTransition?
 
   /// Makes a scene.
   public init(size: PointSize, scale: Int = 2, background: Background = .fill(.color(.white)), layers: [Layer] = []) {
@@ -406,6 +411,12 @@ public struct GlassLayer: Hashable, Sendable {
   /// `glassEffectUnion(id:)`: in a container, glass with the same id, variant
   /// and shape kind is one shape over the members' frames (no effect alone).
   public var unionID: String?
+  /// `glassEffectID(_:in:)`: pairs this glass with the glass of the same id in
+  /// another state, so a transition moves and reshapes it.
+  public var effectID: String?
+  /// `glassEffectTransition(_:)`: how this glass appears or disappears in a
+  /// transition (nil: `matchedGeometry`).
+  public var effectTransition: GlassEffectTransition?
 
   /// Makes a glass layer.
   public init(
@@ -429,11 +440,14 @@ public struct GlassContent: Hashable, Sendable {
   public var source: String
   /// Space between the frame and the image, in points.
   public var padding: Double
+  /// Opacity of the image, 0 to 1 (transitions fade content with it).
+  public var opacity: Double = 1
 
   /// Makes content.
-  public init(source: String, padding: Double = 0) {
+  public init(source: String, padding: Double = 0, opacity: Double = 1) {
     self.source = source
     self.padding = padding
+    self.opacity = opacity
   }
 }
 

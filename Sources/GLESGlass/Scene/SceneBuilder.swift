@@ -48,6 +48,24 @@ extension Scene {
   }
 }
 
+extension Scene {
+  /// The scene with a state named `name`, its layers built in order (the first
+  /// state is also the scene's own layers when it has none).
+  public func state(_ name: String, @SceneBuilder content: () -> [Layer]) -> Scene {
+    var copy = self
+    copy.states.append(SceneState(name, layers: content()))
+    if copy.layers.isEmpty { copy.layers = copy.states[0].layers }
+    return copy
+  }
+
+  /// The scene with a transition between two of its states: `withAnimation`.
+  public func transition(from: String, to: String, animation: TimingCurve = .default) -> Scene {
+    var copy = self
+    copy.transition = SceneTransition(from: from, to: to, animation: animation)
+    return copy
+  }
+}
+
 extension Background {
   /// A colour background.
   public static func color(_ color: Color) -> Background { .fill(.color(color)) }
@@ -271,6 +289,22 @@ extension GlassLayer: SceneElement {
   public func glassEffectUnion(id: (some Hashable & Sendable)?) -> GlassLayer {
     var copy = self
     copy.unionID = id.map { "\($0)" }
+    return copy
+  }
+
+  /// `glassEffectID(_:in:)`: pairs this glass with the glass of the same id in
+  /// another state of the scene (the namespace only keeps ids apart: it is
+  /// written before the id, `namespace.id`, when given).
+  public func glassEffectID(_ id: (some Hashable & Sendable)?, in namespace: String? = nil) -> GlassLayer {
+    var copy = self
+    copy.effectID = id.map { value in namespace.map { "\($0).\(value)" } ?? "\(value)" }
+    return copy
+  }
+
+  /// `glassEffectTransition(_:)`: how this glass comes and goes in a transition.
+  public func glassEffectTransition(_ transition: GlassEffectTransition) -> GlassLayer {
+    var copy = self
+    copy.effectTransition = transition
     return copy
   }
 

@@ -109,7 +109,7 @@ extension Scene {
   }
 
   init(node: JSONNode) throws {
-    let o = try node.object(["version", "size", "scale", "background", "layers"])
+    let o = try node.object(["version", "size", "scale", "background", "layers", "states", "transition"])
     let version = try o.required("version")
     guard try version.number() == Double(Scene.formatVersion) else {
       throw version.fail(
@@ -127,6 +127,62 @@ extension Scene {
     }
     if let background = o["background"] { self.background = try Self.background(background) }
     if let layers = o["layers"] { self.layers = try layers.array().map(Self.layer) }
+    if let states = o["states"] {
+      guard case .object(let members) = states.value, !members.isEmpty else {
+        throw states.fail(
+          "expected an object of named states, such as {\"collapsed\": {\"layers\": [...]}, \"expanded\": ...}")
+      }
+      for (name, _) in members {
+        guard !name.isEmpty else { throw states.fail("a state needs a name") }
+        let state = try JSONNode(value: members.first { $0.key == name }?.value ?? .null, path: states.child(name))
+          .object(["layers"])
+        self.states.append(SceneState(name, layers: try state.required("layers").array().map(Self.layer)))
+      }
+      if o["layers"] == nil { self.layers = self.states[0].layers }
+    }
+    if let transition = o["transition"] {
+      let t = try transition.object(["from", "to", "animation"])
+      self.transition = SceneTransition(
+        from: try t.required("from").string(), to: try t.required("to").string(),
+        animation: try t["animation"].map(Self.timingCurve) ?? .default)
+    }
+  }
+
+  /// The SwiftUI animation names: see `TimingCurve(json:)`., or `{"type": "spring", "duration":
+  /// 0.5, "bounce": 0.2}`, or `{"type": "easeInOut", "duration": 0.3}`.
+  static func timingCurve(_ node: JSONNode) throws -> TimingCurve {
+    let types = ["spring", "smooth", "snappy", "bouncy", "easeIn", "easeOut", "easeInOut", "linear", "timingCurve"]
+    var type: String
+    var o: JSONObject?
+    if case .string(let name) = node.value {
+      type = name
+    } else {
+      let object = try node.object(["type", "duration", "bounce", "x1", "y1", "x2", "y2"])
+      type = try object.required("type").string()
+      o = object
+    }
+    guard types.contains(type) else {
+      let at = o == nil ? node : JSONNode(value: .string(type), path: node.child("type"))
+      throw at.fail(
+        "unknown animation \"\(JSONNode.shortened(type))\"; use one of \(types.joined(separator: ", "))")
+    }
+    func number(_ key: String, _ fallback: Double) throws -> Double { try o?[key]?.number() ?? fallback }
+    let springDuration = try number("duration", 0.5)
+    let easeDuration = try number("duration", 0.35)
+    switch type {
+    case "spring": return .spring(duration: springDuration, bounce: try number("bounce", 0))
+    case "smooth": return .spring(duration: springDuration, bounce: 0)
+    case "snappy": return .spring(duration: springDuration, bounce: 0.15)
+    case "bouncy": return .spring(duration: springDuration, bounce: 0.3)
+    case "easeIn": return .easeIn(duration: easeDuration)
+    case "easeOut": return .easeOut(duration: easeDuration)
+    case "easeInOut": return .easeInOut(duration: easeDuration)
+    case "linear": return .linear(duration: easeDuration)
+    default:
+      return .bezier(
+        duration: easeDuration, x1: try number("x1", 0), y1: try number("y1", 0), x2: try number("x2", 1),
+        y2: try number("y2", 1))
+    }
   }
 
   static func background(_ node: JSONNode) throws -> Background {
@@ -329,15 +385,19 @@ extension Scene {
   }
 
   static func glassLayer(_ node: JSONNode, typed: Bool) throws -> GlassLayer {
-    let fields = ["glass", "shape", "frame", "content", "optics", "containerShape", "glassEffectUnion"]
+    let fields = [
+      "glass", "shape", "frame", "content", "optics", "containerShape", "glassEffectUnion", "glassEffectID",
+      "glassEffectTransition",
+    ]
     let o = try node.object(typed ? ["type"] + fields : fields)
     var layer = GlassLayer(frame: try rect(o.required("frame")))
     if let g = o["glass"] { layer.glass = try glass(g) }
     if let s = o["shape"] { layer.shape = try shape(s) }
     if let c = o["content"] {
-      let content = try c.object(["image", "padding"])
+      let content = try c.object(["image", "padding", "opacity"])
       layer.content = GlassContent(
-        source: try content.required("image").string(), padding: try content["padding"]?.number() ?? 0)
+        source: try content.required("image").string(), padding: try content["padding"]?.number() ?? 0,
+        opacity: try content["opacity"]?.number() ?? 1)
     }
     if let optics = o["optics"] {
       let names = GlassOptics.parameterTable.map(\.name)
@@ -348,6 +408,10 @@ extension Scene {
     }
     layer.containerShape = try o["containerShape"].map(containerShape)
     layer.unionID = try o["glassEffectUnion"]?.string()
+    layer.effectID = try o["glassEffectID"]?.string()
+    layer.effectTransition = try o["glassEffectTransition"]?.choice(
+      Dictionary(uniqueKeysWithValues: GlassEffectTransition.allCases.map { ($0.rawValue, $0) }),
+      what: "glass effect transition")
     return layer
   }
 
@@ -385,7 +449,35 @@ extension Scene {
       members.append(("background", .object([("image", .string(path)), ("contentMode", .string(mode.rawValue))])))
     }
     members.append(("layers", .array(layers.map(Self.encode))))
+    if !states.isEmpty {
+      members.append(
+        ("states", .object(states.map { ($0.name, .object([("layers", .array($0.layers.map(Self.encode)))])) })))
+    }
+    if let transition {
+      members.append(
+        (
+          "transition",
+          .object([
+            ("from", .string(transition.from)), ("to", .string(transition.to)),
+            ("animation", Self.encode(transition.animation)),
+          ])
+        ))
+    }
     return .object(members)
+  }
+
+  static func encode(_ curve: TimingCurve) -> JSONValue {
+    switch curve {
+    case .spring(let duration, let bounce):
+      return .object([("type", .string("spring")), ("duration", .number(duration)), ("bounce", .number(bounce))])
+    case .linear(let duration):
+      return .object([("type", .string("linear")), ("duration", .number(duration))])
+    case .bezier(let duration, let x1, let y1, let x2, let y2):
+      return .object([
+        ("type", .string("timingCurve")), ("duration", .number(duration)), ("x1", .number(x1)), ("y1", .number(y1)),
+        ("x2", .number(x2)), ("y2", .number(y2)),
+      ])
+    }
   }
 
   static func encode(_ color: Color) -> JSONValue {
@@ -489,7 +581,9 @@ extension Scene {
     var members: [(key: String, value: JSONValue)] = typed ? [("type", .string("glass"))] : []
     members += [("glass", .object(g)), ("shape", encode(glass.shape)), ("frame", encode(glass.frame))]
     if let c = glass.content {
-      members.append(("content", .object([("image", .string(c.source)), ("padding", .number(c.padding))])))
+      var content: [(key: String, value: JSONValue)] = [("image", .string(c.source)), ("padding", .number(c.padding))]
+      if c.opacity != 1 { content.append(("opacity", .number(c.opacity))) }
+      members.append(("content", .object(content)))
     }
     if !glass.optics.isEmpty {
       let names = GlassOptics.parameterTable.map(\.name).filter { glass.optics[$0] != nil }
@@ -497,6 +591,8 @@ extension Scene {
     }
     members += encode(glass.containerShape)
     if let id = glass.unionID { members.append(("glassEffectUnion", .string(id))) }
+    if let id = glass.effectID { members.append(("glassEffectID", .string(id))) }
+    if let t = glass.effectTransition { members.append(("glassEffectTransition", .string(t.rawValue))) }
     return .object(members)
   }
 
@@ -537,5 +633,15 @@ extension Scene {
           ("glass", .array(c.glass.map { encode($0, typed: false) })),
         ] + encode(c.containerShape))
     }
+  }
+}
+
+extension TimingCurve {
+  /// A curve as the scene format writes it: a name (`"smooth"`, `"snappy"`,
+  /// `"bouncy"`, `"spring"`, `"easeIn"`, `"easeOut"`, `"easeInOut"`, `"linear"`) or
+  /// an object with a `type` and its `duration`, `bounce` or control points
+  /// (`{"type": "spring", "duration": 0.5, "bounce": 0.2}`). Not validated.
+  public init(json value: JSONValue) throws {
+    self = try Scene.timingCurve(JSONNode(value: value, path: ""))
   }
 }

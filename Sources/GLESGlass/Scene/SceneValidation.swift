@@ -16,8 +16,30 @@ extension Scene {
     case .fill(let fill): try v.fill("background", fill)
     case .image(let path, _): try v.path("background.image", path)
     }
+    try validate(layers, at: "", v)
+    var names: Set<String> = []
+    for state in states {
+      guard !state.name.isEmpty && state.name.utf8.count <= 256 else {
+        throw v.fail("states", "a state's name is \(state.name.isEmpty ? "empty" : "over 256 bytes"); name it")
+      }
+      guard names.insert(state.name).inserted else {
+        throw v.fail("states.\(JSONNode.shortened(state.name))", "a second state of this name; name states apart")
+      }
+      try validate(state.layers, at: "states.\(JSONNode.shortened(state.name)).", v)
+    }
+    if let transition {
+      for (field, name) in [("from", transition.from), ("to", transition.to)] where !names.contains(name) {
+        let list =
+          states.isEmpty ? "the scene has no states" : "its states are \(states.map(\.name).joined(separator: ", "))"
+        throw v.fail("transition.\(field)", "no state \"\(JSONNode.shortened(name))\"; \(list)")
+      }
+      try transition.animation.validate(at: "transition.animation")
+    }
+  }
+
+  private func validate(_ layers: [Layer], at prefix: String, _ v: SceneValidator) throws {
     for (i, layer) in layers.enumerated() {
-      let at = "layers[\(i)]"
+      let at = "\(prefix)layers[\(i)]"
       switch layer {
       case .image(let l):
         try v.path("\(at).source", l.source)
@@ -53,7 +75,16 @@ extension Scene {
       case .container(let c):
         try v.check("\(at).spacing", c.spacing, 0...10_000, "pt")
         try v.container("\(at).containerShape", c.containerShape)
-        for (j, glass) in c.glass.enumerated() { try v.glass("\(at).glass[\(j)]", glass, container: c.containerShape) }
+        var ids: Set<String> = []
+        for (j, glass) in c.glass.enumerated() {
+          try v.glass("\(at).glass[\(j)]", glass, container: c.containerShape)
+          if let id = glass.effectID, !ids.insert(id).inserted {
+            throw v.fail(
+              "\(at).glass[\(j)].glassEffectID",
+              "a second glass with the id \"\(JSONNode.shortened(id))\" in this container; ids pair glass between states, so give each its own"
+            )
+          }
+        }
       }
     }
   }
@@ -88,7 +119,8 @@ struct SceneValidator {
       let what = value < range.lowerBound && value < 0 ? "is negative" : "is out of range"
       throw fail(
         path,
-        "\(ParameterSpec.format(value)) \(what); give a value from \(ParameterSpec.format(range.lowerBound)) to \(ParameterSpec.format(range.upperBound)) \(unit)"
+        "\(ParameterSpec.format(value)) \(what); give a value from \(ParameterSpec.format(range.lowerBound)) to \(ParameterSpec.format(range.upperBound))"
+          + (unit.isEmpty ? "" : " \(unit)")
       )
     }
   }
@@ -190,9 +222,13 @@ struct SceneValidator {
     if let id = layer.unionID, id.isEmpty || id.utf8.count > 256 {
       throw fail("\(at).glassEffectUnion", "the union id is \(id.isEmpty ? "empty" : "over 256 bytes"); name the union")
     }
+    if let id = layer.effectID, id.isEmpty || id.utf8.count > 256 {
+      throw fail("\(at).glassEffectID", "the id is \(id.isEmpty ? "empty" : "over 256 bytes"); name the glass")
+    }
     if let content = layer.content {
       try path("\(at).content.image", content.source)
       try check("\(at).content.padding", content.padding, 0...10_000, "pt")
+      try check("\(at).content.opacity", content.opacity, 0...1, "")
     }
     for (name, value) in layer.optics.values.sorted(by: { $0.key < $1.key }) {
       guard let spec = GlassOptics.parameterTable.first(where: { $0.name == name }) else {

@@ -21,7 +21,8 @@ extension CPUKernels {
 
   // MARK: draw_image.glsl
 
-  /// The image's pixel (transparent outside it) times the clip's coverage.
+  /// The image's pixel (transparent outside it) times the clip's coverage and the
+  /// opacity.
   static func drawImage(_ p: DrawImage, source: Source, rect: PixelRect, target: Target) {
     parallelRows(rect.y..<rect.maxY, cost: rect.pixelCount * 4) { rows in
       for y in rows {
@@ -30,7 +31,7 @@ extension CPUKernels {
           let ix = x - p.origin.x
           var c = SIMD4<Float>.zero
           if ix >= 0 && iy >= 0 && ix < source.width && iy < source.height { c = source.pixels[iy * source.width + ix] }
-          target.store(c * p.clip.coverage(Float(x) + 0.5, Float(y) + 0.5), x: x, y: y)
+          target.store(c * (p.clip.coverage(Float(x) + 0.5, Float(y) + 0.5) * p.opacity), x: x, y: y)
         }
       }
     }

@@ -107,6 +107,7 @@ struct DrawImageUniforms: ShaderUniforms {
   func encode(into encoder: inout UniformEncoder) {
     encoder.set("u_source", .sampler(unit: 0, integer: false))
     encoder.set("u_origin", .ivec2(Int32(parameters.origin.x), Int32(parameters.origin.y)))
+    encoder.set("u_opacity", .float(parameters.opacity))
     if !fullCoverage { ShapeUniforms(shape: parameters.clip).encode(into: &encoder) }
   }
 }

@@ -1,0 +1,347 @@
+import Foundation
+
+/// A named state of a scene: its layers.
+public struct SceneState: Hashable, Sendable {
+  /// The state's name.
+  public var name: String
+  /// The layers, back to front.
+  public var layers: [Layer]
+
+  /// Makes a state.
+  public init(_ name: String, layers: [Layer]) {
+    self.name = name
+    self.layers = layers
+  }
+}
+
+/// A transition between two states along a timing curve (`withAnimation`).
+public struct SceneTransition: Hashable, Sendable {
+  /// The state at time 0.
+  public var from: String
+  /// The state once the curve has settled.
+  public var to: String
+  /// The timing curve.
+  public var animation: TimingCurve
+
+  /// Makes a transition.
+  public init(from: String, to: String, animation: TimingCurve = .default) {
+    self.from = from
+    self.to = to
+    self.animation = animation
+  }
+}
+
+/// `glassEffectTransition(_:)`: how glass that is in only one of two states
+/// appears or disappears.
+public enum GlassEffectTransition: String, Hashable, Sendable, CaseIterable {
+  /// Grows out of (or shrinks into) the nearest glass that stays, when that glass
+  /// is within the container's spacing; otherwise `materialize`. The default.
+  case matchedGeometry
+  /// Stays in place while its lensing, frost, rim, tint, shadow and content ramp
+  /// in (or out) with the curve.
+  case materialize
+  /// No animation: the glass is there in every frame of the state it is in, and
+  /// appears at the first frame after the start or disappears at the last.
+  case identity
+}
+
+/// Interpolates a scene between two of its states (DESIGN.md, "Time"): an
+/// animation is a function from time to a static scene, and every frame is an
+/// ordinary render. At time 0 (or before) the frame is the first state exactly;
+/// from the curve's settle time on, the second exactly.
+///
+/// Layers pair by position and must be of one kind; glass inside containers pairs
+/// by `glassEffectID`, and glass without an id by position among the glass
+/// without one. Between the states a layer's frame, corner radii, colours, tint,
+/// optics (the variants' resolved values) and a container's spacing follow the
+/// curve's progress `p` (a spring's may overshoot 1 and bounce); what cannot be
+/// interpolated (an image's source, a shape's kind, content) is the second
+/// state's from the first frame after the start.
+extension Scene {
+  /// The state named `name` as a static scene.
+  public func state(_ name: String) throws -> Scene {
+    guard let state = states.first(where: { $0.name == name }) else { throw unknownState(name, at: nil) }
+    var scene = self
+    scene.layers = state.layers
+    scene.states = []
+    scene.transition = nil
+    return scene
+  }
+
+  /// The frame of the scene's `transition` at `time` seconds.
+  public func frame(at time: Double) throws -> Scene {
+    guard let transition else {
+      throw GlassError(
+        .invalidScene, "the scene has no transition; give one with \"transition\" or name the states",
+        at: GlassError.Location(jsonPath: "transition"))
+    }
+    return try frame(at: time, of: transition)
+  }
+
+  /// The frame of a transition at `time` seconds.
+  public func frame(at time: Double, of transition: SceneTransition) throws -> Scene {
+    try transition.animation.validate(at: "transition.animation")
+    guard time.isFinite else {
+      throw GlassError(.invalidParameter, "time \(time) is not a number of seconds; give a finite time")
+    }
+    let a = try stateForTransition(transition.from, at: "transition.from")
+    let b = try stateForTransition(transition.to, at: "transition.to")
+    if time <= 0 { return a }
+    if time >= transition.animation.settleTime { return b }
+    let p = transition.animation.progress(at: time)
+    var scene = b
+    scene.layers = try Self.interpolate(a.layers, b.layers, p, names: (transition.from, transition.to))
+    return scene
+  }
+
+  /// The number of frames of a transition at `fps` frames per second, the first
+  /// at time 0 and the last at or after the settle time.
+  public static func frameCount(of transition: SceneTransition, fps: Double) -> Int {
+    Int((transition.animation.settleTime * fps - 1e-9).rounded(.up)) + 1
+  }
+
+  private func stateForTransition(_ name: String, at path: String) throws -> Scene {
+    guard states.contains(where: { $0.name == name }) else { throw unknownState(name, at: path) }
+    return try state(name)
+  }
+
+  private func unknownState(_ name: String, at path: String?) -> GlassError {
+    let known = states.map(\.name)
+    let list = known.isEmpty ? "the scene has no states" : "its states are \(known.joined(separator: ", "))"
+    return GlassError(
+      .invalidScene, "no state \"\(JSONNode.shortened(name))\"; \(list)",
+      at: path.map { GlassError.Location(jsonPath: $0) })
+  }
+
+  // MARK: Interpolation
+
+  static func interpolate(_ a: [Layer], _ b: [Layer], _ p: Double, names: (String, String)) throws -> [Layer] {
+    guard a.count == b.count else {
+      throw GlassError(
+        .invalidScene,
+        "state \"\(names.0)\" has \(a.count) layers and \"\(names.1)\" \(b.count); layers pair by position, so "
+          + "give both states the same layers (glass inside a container may come and go)",
+        at: GlassError.Location(jsonPath: "states.\(names.1).layers"))
+    }
+    return try zip(a, b).enumerated().map { index, pair in
+      let at = "states.\(names.1).layers[\(index)]"
+      switch pair {
+      case (.image(let x), .image(var y)):
+        y.frame = lerp(x.frame, y.frame, p)
+        return .image(y)
+      case (.shape(let x), .shape(var y)):
+        y.frame = lerp(x.frame, y.frame, p)
+        y.shape = lerp(x.shape, y.shape, p)
+        y.fill = lerp(x.fill, y.fill, p)
+        return .shape(y)
+      case (.material(let x), .material(var y)):
+        y.frame = lerp(x.frame, y.frame, p)
+        y.shape = lerp(x.shape, y.shape, p)
+        return .material(y)
+      case (.glass(let x), .glass(let y)):
+        return .glass(lerp(x, y, p))
+      case (.container(let x), .container(let y)):
+        return .container(try interpolate(x, y, p, at: at))
+      default:
+        throw GlassError(
+          .invalidScene,
+          "layer \(index) is a \(pair.0.kindName) in state \"\(names.0)\" and a \(pair.1.kindName) here; layers "
+            + "pair by position, so keep each position's kind",
+          at: GlassError.Location(jsonPath: at))
+      }
+    }
+  }
+
+  /// A container between two states: glass pairs by id (or position), and glass
+  /// in one state only comes or goes by its transition.
+  static func interpolate(
+    _ a: GlassContainer, _ b: GlassContainer, _ p: Double, at: String
+  ) throws
+    -> GlassContainer
+  {
+    var result = b
+    result.spacing = max(lerp(a.spacing, b.spacing, p), 0)
+    let unnamedA = a.glass.filter { $0.effectID == nil }
+    let unnamedB = b.glass.filter { $0.effectID == nil }
+    guard unnamedA.count == unnamedB.count else {
+      throw GlassError(
+        .invalidScene,
+        "\(unnamedB.count) glass shapes here have no glassEffectID and \(unnamedA.count) in the other state; "
+          + "glass without an id pairs by position, so give glass that comes or goes a glassEffectID",
+        at: GlassError.Location(jsonPath: "\(at).glass"))
+    }
+    let idsA = Set(a.glass.compactMap(\.effectID))
+    let idsB = Set(b.glass.compactMap(\.effectID))
+    // Glass that stays, by id, in each state: the neighbours glass comes from.
+    let staying = idsA.intersection(idsB)
+    var unnamedIndex = 0
+    var glass: [GlassLayer] = []
+    for layer in b.glass {
+      guard let id = layer.effectID else {
+        glass.append(lerp(unnamedA[unnamedIndex], layer, p))
+        unnamedIndex += 1
+        continue
+      }
+      if let from = a.glass.first(where: { $0.effectID == id }) {
+        glass.append(lerp(from, layer, p))
+      } else if let g = appearing(layer, in: b, staying: staying, source: a, p: p) {
+        glass.append(g)
+      }
+    }
+    // Glass that goes, after the rest.
+    for layer in a.glass {
+      guard let id = layer.effectID, !idsB.contains(id) else { continue }
+      if let g = appearing(layer, in: a, staying: staying, source: b, p: 1 - p) { glass.append(g) }
+    }
+    result.glass = glass
+    return result
+  }
+
+  /// Glass that is only in `container` (its own state), at progress `p` of its
+  /// appearance (1: fully there): grown out of its nearest staying neighbour as
+  /// that neighbour is in `source` (the other state), or materialized.
+  static func appearing(
+    _ layer: GlassLayer, in container: GlassContainer, staying: Set<String>, source: GlassContainer, p: Double
+  ) -> GlassLayer? {
+    let kind = layer.effectTransition ?? .matchedGeometry
+    if kind == .identity { return p > 0 ? layer : nil }
+    guard p > 0 else { return nil }
+    if kind == .matchedGeometry, let neighbour = nearestStaying(layer, in: container, staying: staying),
+      let start = source.glass.first(where: { $0.effectID == neighbour.effectID })
+    {
+      // It starts as a copy of the neighbour, without content, and becomes itself.
+      var seed = start
+      seed.effectID = layer.effectID
+      seed.unionID = layer.unionID
+      seed.shape = layer.shape
+      seed.content = layer.content.map {
+        var c = $0
+        c.opacity = 0
+        return c
+      }
+      return lerp(seed, layer, p)
+    }
+    return materialized(layer, min(max(p, 0), 1))
+  }
+
+  /// The staying glass nearest to `layer` whose edge is within the container's
+  /// spacing of it (measured on the shapes, in points).
+  static func nearestStaying(_ layer: GlassLayer, in container: GlassContainer, staying: Set<String>) -> GlassLayer? {
+    let shape = layer.shape.geometry(in: layer.frame, scale: 1, container: layer.containerShape)
+    var best: (GlassLayer, Double)?
+    for other in container.glass {
+      guard let id = other.effectID, staying.contains(id) else { continue }
+      let gap = shape.separation(
+        from: other.shape.geometry(in: other.frame, scale: 1, container: other.containerShape))
+      guard gap <= max(container.spacing, 0) else { continue }
+      if best == nil || gap < best!.1 { best = (other, gap) }
+    }
+    return best?.0
+  }
+
+  /// Glass with its lensing, frost, rim, tint, shadow, glow and content scaled
+  /// by `m` (0: none of it, 1: all of it), in place.
+  static func materialized(_ layer: GlassLayer, _ m: Double) -> GlassLayer {
+    var g = layer
+    let optics = GlassOptics(layer.glass.variant, overrides: layer.optics)
+    var values: [String: Double] = [:]
+    for name in GlassOptics.parameterTable.map(\.name) { values[name] = optics[name] }
+    for name in [
+      "refraction", "frost", "dispersion", "lightening", "dimming", "tintIntensity", "rimOpacity",
+      "oppositeRimOpacity", "shadowOpacity", "glowOpacity",
+    ] {
+      values[name] = (values[name] ?? 0) * m
+    }
+    values["saturation"] = 1 + ((values["saturation"] ?? 1) - 1) * m
+    g.optics = GlassOptics.Overrides(values)
+    g.content?.opacity *= m
+    return g
+  }
+
+  // MARK: Values
+
+  static func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double { a + (b - a) * p }
+
+  static func lerp(_ a: PointRect, _ b: PointRect, _ p: Double) -> PointRect {
+    PointRect(
+      x: lerp(a.x, b.x, p), y: lerp(a.y, b.y, p), width: max(lerp(a.width, b.width, p), 0),
+      height: max(lerp(a.height, b.height, p), 0))
+  }
+
+  static func lerp(_ a: Color, _ b: Color, _ p: Double) -> Color {
+    func unit(_ v: Double) -> Double { min(max(v, 0), 1) }
+    return Color(
+      red: unit(lerp(a.red, b.red, p)), green: unit(lerp(a.green, b.green, p)), blue: unit(lerp(a.blue, b.blue, p)),
+      opacity: unit(lerp(a.opacity, b.opacity, p)))
+  }
+
+  /// Shapes of one kind interpolate their radii; otherwise the second.
+  static func lerp(_ a: Shape, _ b: Shape, _ p: Double) -> Shape {
+    switch (a, b) {
+    case (.roundedRect(let ra, _), .roundedRect(let rb, let style)):
+      return .roundedRect(cornerRadius: max(lerp(ra, rb, p), 0), style: style)
+    case (.unevenRoundedRect(let ra, _), .unevenRoundedRect(let rb, let style)):
+      return .unevenRoundedRect(
+        CornerRadii(
+          topLeading: max(lerp(ra.topLeading, rb.topLeading, p), 0),
+          topTrailing: max(lerp(ra.topTrailing, rb.topTrailing, p), 0),
+          bottomTrailing: max(lerp(ra.bottomTrailing, rb.bottomTrailing, p), 0),
+          bottomLeading: max(lerp(ra.bottomLeading, rb.bottomLeading, p), 0)), style: style)
+    default:
+      return b
+    }
+  }
+
+  /// Solid colours interpolate; gradients with as many stops interpolate stop by
+  /// stop; otherwise the second.
+  static func lerp(_ a: Fill, _ b: Fill, _ p: Double) -> Fill {
+    switch (a, b) {
+    case (.color(let x), .color(let y)): return .color(lerp(x, y, p))
+    default: return b
+    }
+  }
+
+  /// Glass between two states: frame, radii, tint and the resolved optics of the
+  /// two variants; the second's variant, content and the rest.
+  static func lerp(_ a: GlassLayer, _ b: GlassLayer, _ p: Double) -> GlassLayer {
+    var g = b
+    g.frame = lerp(a.frame, b.frame, p)
+    g.shape = lerp(a.shape, b.shape, p)
+    if a.glass.tint != nil || b.glass.tint != nil {
+      let ta = a.glass.tint ?? b.glass.tint.map { Color(red: $0.red, green: $0.green, blue: $0.blue, opacity: 0) }
+      let tb = b.glass.tint ?? a.glass.tint.map { Color(red: $0.red, green: $0.green, blue: $0.blue, opacity: 0) }
+      if let ta, let tb { g.glass.tint = lerp(ta, tb, p) }
+    }
+    if a.glass.variant != .identity && b.glass.variant != .identity {
+      let oa = GlassOptics(a.glass.variant, overrides: a.optics)
+      let ob = GlassOptics(b.glass.variant, overrides: b.optics)
+      if oa != ob {
+        var values: [String: Double] = [:]
+        for spec in GlassOptics.parameterTable {
+          let v = lerp(oa[spec.name] ?? 0, ob[spec.name] ?? 0, p)
+          values[spec.name] = min(max(v, spec.minimum), spec.maximum)
+        }
+        g.optics = GlassOptics.Overrides(values)
+      }
+    }
+    if let ca = a.content, var cb = b.content, ca.source == cb.source {
+      cb.padding = max(lerp(ca.padding, cb.padding, p), 0)
+      cb.opacity = min(max(lerp(ca.opacity, cb.opacity, p), 0), 1)
+      g.content = cb
+    }
+    return g
+  }
+}
+
+extension Layer {
+  /// The layer's kind, as the scene format names it.
+  var kindName: String {
+    switch self {
+    case .image: "image"
+    case .shape: "shape"
+    case .material: "material"
+    case .glass: "glass"
+    case .container: "glassContainer"
+    }
+  }
+}
