@@ -234,7 +234,7 @@ extension Scene {
       let gap = shape.separation(
         from: other.shape.geometry(in: other.frame, scale: 1, container: other.containerShape))
       guard gap <= max(container.spacing, 0) else { continue }
-      if best == nil || gap < best!.1 { best = (other, gap) }
+      if gap < best?.1 ?? .infinity { best = (other, gap) }
     }
     return best?.0
   }
