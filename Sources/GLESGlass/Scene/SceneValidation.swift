@@ -16,7 +16,6 @@ extension Scene {
     case .fill(let fill): try v.fill("background", fill)
     case .image(let path, _): try v.path("background.image", path)
     }
-    try validate(layers, at: "", v)
     var names: Set<String> = []
     for state in states {
       guard !state.name.isEmpty && state.name.utf8.count <= 256 else {
@@ -27,6 +26,8 @@ extension Scene {
       }
       try validate(state.layers, at: "states.\(JSONNode.shortened(state.name)).", v)
     }
+    // After the states: a file's layers may be a copy of its first state's.
+    try validate(layers, at: "", v)
     if let transition {
       for (field, name) in [("from", transition.from), ("to", transition.to)] where !names.contains(name) {
         let list =
