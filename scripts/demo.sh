@@ -16,7 +16,7 @@ else
   echo "No EGL display with OpenGL ES 3 here; the 'gpu' renders fall back to the CPU (see out/gpu-info.txt)."
 fi
 
-scenes=(landmarks badges capsules material concentric signin)
+scenes=(landmarks badges capsules material concentric signin blend)
 status=0
 sheet=()
 for name in "${scenes[@]}"; do
@@ -31,4 +31,17 @@ for name in "${scenes[@]}"; do
 done
 .build/release/glass-gpu-bench contact-sheet out/contact-sheet.png "${sheet[@]}" --columns 3
 echo "  contact sheet: out/contact-sheet.png"
+
+# The pencil and eraser morph: every frame at 60 fps, and a filmstrip of every
+# fourth frame.
+rm -rf out/morph
+"$bin" animate Assets/scenes/morph.json -o out/morph --backend "$gpu" --quiet || status=1
+strip=()
+for f in out/morph/frame-*.png; do
+  n=$(basename "$f" .png)
+  n=${n#frame-}
+  if (( 10#$n % 4 == 0 )); then strip+=("$f"); fi
+done
+.build/release/glass-gpu-bench contact-sheet out/morph-filmstrip.png "${strip[@]}" --columns 7 --cell-width 240 --cell-height 120 --gap 4
+echo "  morph: $(ls out/morph | wc -l) frames in out/morph, filmstrip out/morph-filmstrip.png"
 exit $status
