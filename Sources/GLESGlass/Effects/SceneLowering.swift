@@ -364,8 +364,9 @@ struct SceneLowering {
     if !live.isEmpty {
       let blendRadius = Float(spacing * scale)
       let groups = Self.blendGroups(live.compactMap(\.member).map(\.shape), blendRadius: blendRadius)
-      for group in groups {
-        let frosts = Set(group.map { live[$0].frostPixels })
+      // Each group's distinct frosts, in the order of its inputs.
+      let groupFrosts = groups.map { group in Array(Set(group.map { live[$0].frostPixels })).sorted() }
+      for (group, frosts) in zip(groups, groupFrosts) {
         guard group.count <= GlassComposite.maximumMembers && frosts.count <= GlassComposite.maximumSources else {
           throw GlassError(
             .invalidScene,
@@ -396,8 +397,7 @@ struct SceneLowering {
           backdrop, size: region.size, plan: plans[sigma] ?? BlurPlan(sigmaPixels: 0),
           name: "\(name) frost", into: &graph)
       }
-      for group in groups {
-        let frosts = Array(Set(group.map { live[$0].frostPixels })).sorted()
+      for (group, frosts) in zip(groups, groupFrosts) {
         var glass: [GlassMember] = []
         var rect = PixelRect(x: 0, y: 0, width: 0, height: 0)
         for index in group {
