@@ -60,6 +60,33 @@ public enum ExactOracle {
       : RGBAImage(size: size, samples: .sixteen(codes.map { UInt16($0) }))
   }
 
+  /// The exact Gaussian blur of the whole of `image` by `sigma` pixels, the image
+  /// mirrored at its own edges, at 8 bits: the definition of the frost behind glass.
+  public static func gaussianBlur(_ image: RGBAImage, sigma: Double) -> RGBAImage {
+    let w = image.width
+    let h = image.height
+    let channels = Definition.unitChannels(image)
+    let linear = (0..<(w * h)).map { i in
+      Definition.premultipliedLinear(
+        SIMD4(channels[4 * i], channels[4 * i + 1], channels[4 * i + 2], channels[4 * i + 3]))
+    }
+    let kernel = Definition.gaussian(sigma: sigma)
+    let columns = foldedWeights(kernel, canvas: w, origin: 0, count: w)
+    let rows = foldedWeights(kernel, canvas: h, origin: 0, count: h)
+    var codes = [UInt8](repeating: 0, count: 4 * w * h)
+    for y in 0..<h {
+      for x in 0..<w {
+        var sum = SIMD4<Double>.zero
+        for (row, rowWeight) in rows[y] {
+          for (column, weight) in columns[x] { sum += rowWeight * weight * linear[row * w + column] }
+        }
+        let value = Definition.straightCodes(sum, bits: 8)
+        for c in 0..<4 { codes[4 * (y * w + x) + c] = UInt8(value[c]) }
+      }
+    }
+    return RGBAImage(size: image.size, samples: .eight(codes))
+  }
+
   /// For each canvas position along one axis, the weight of each image index: the
   /// kernel's taps around it, each sent through the mirror rule, summed where
   /// several land on one index (the mirrored canvas is periodic, so a wide kernel

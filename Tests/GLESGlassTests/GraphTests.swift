@@ -145,7 +145,7 @@ struct GraphTests {
     let groups = BackgroundExtensionEffect.pack(strips, regions, plan: plan)
     #expect(groups.map { $0.map(\.name) } == [["leading", "trailing"], ["top", "bottom"]])
     for group in groups {
-      let atlas = BackgroundExtensionEffect.atlasSize(group)
+      let atlas = GaussianBlurEffect.atlasSize(group)
       let parts = group.map { $0.atlasRect(0) }
       #expect(parts.allSatisfy { PixelRect(size: atlas).contains($0) })
       #expect(parts[0].intersection(parts[1]).isEmpty)

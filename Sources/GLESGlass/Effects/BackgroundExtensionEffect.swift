@@ -16,7 +16,7 @@
 ///     |        +-----------------+           |
 ///     |        |     bottom      |           |
 ///     +--------+-----------------+-----------+
-public struct BackgroundExtensionEffect: Sendable, Hashable {
+public struct BackgroundExtensionEffect: Effect, Hashable {
   /// What the effect is asked to do; all values in pixels.
   public struct Parameters: Hashable, Codable, Sendable {
     /// Width of the extension on the leading (left) side, in pixels.
@@ -48,7 +48,7 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
   /// The largest inset, in pixels.
   public static let maximumInsetPixels = 65_536.0
   /// The largest sigma, in pixels.
-  public static let maximumSigmaPixels = 2_000.0
+  public static let maximumSigmaPixels = GaussianBlurEffect.maximumSigmaPixels
 
   /// The parameters, declared once: validation, the CLI help and the docs use them.
   public static let parameterTable: [ParameterSpec] = [
@@ -68,14 +68,6 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
       name: "sigma", unit: "px", minimum: 0, maximum: maximumSigmaPixels, defaultValue: defaultSigmaPixels,
       summary: "Standard deviation of the Gaussian blur of the mirrored copies; 0 copies them sharp"),
   ]
-
-  /// The parameter spec named `name`.
-  public static func spec(_ name: String) -> ParameterSpec {
-    guard let spec = parameterTable.first(where: { $0.name == name }) else {
-      preconditionFailure("no parameter named \(name)")
-    }
-    return spec
-  }
 
   /// The parameters.
   public var parameters: Parameters
@@ -111,12 +103,6 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
     }
     return plans.min { Self.estimatedCost($0, strips, canvas) < Self.estimatedCost($1, strips, canvas) }
       ?? BlurPlan(sigmaPixels: parameters.sigmaPixels)
-  }
-
-  /// How far, in pixels, an output pixel reaches into the canvas around it, on an
-  /// image of `imageSize`: the blur's margin.
-  public func inputMarginPixels(for imageSize: PixelSize) -> Int {
-    blurPlan(for: imageSize).marginPixels
   }
 
   /// Estimated work of a plan, in nanoseconds of llvmpipe on two cores (measured
@@ -199,72 +185,42 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
     let source = graph.importSource(
       image, as: .linearHalf,
       rects: Self.footprint(of: regions.map { $0.insetBy(-2) }, in: mapping))
-    let placement = Placement(origin: PixelPoint(x: 0, y: 0), bounds: nil, blend: false)
     for group in Self.pack(strips, regions, plan: plan) {
-      if plan.levels == 0 {
-        Self.lowerDirect(group, plan: plan, mapping: mapping, source: source, output: output, placement, into: &graph)
-      } else {
-        Self.lowerPyramid(group, plan: plan, mapping: mapping, source: source, output: output, placement, into: &graph)
-      }
+      GaussianBlurEffect.lower(
+        group, plan: plan, source: source, addressing: .canvas(mapping), to: EffectDestination(output, blend: false),
+        into: &graph)
     }
     return graph
   }
 
-  /// Where the strips land in the image passes write them to: the extended canvas's
-  /// top-left pixel at `origin`, only pixels inside `bounds`, composited or not.
-  struct Placement {
-    var origin: PixelPoint
-    var bounds: PixelRect?
-    var blend: Bool
-
-    /// A strip's pixels in the target, or nil when none are inside the bounds.
-    func rect(_ strip: PixelRect) -> PixelRect? {
-      var rect = strip.offsetBy(origin.x, origin.y)
-      if let bounds { rect = rect.intersection(bounds) }
-      return rect.isEmpty ? nil : rect
-    }
+  /// The margin of image a strip's blur reads, by the plan for `imageSize`.
+  public func inputMarginPixels(for imageSize: PixelSize) -> Int {
+    blurPlan(for: imageSize).marginPixels
   }
 
-  /// Lowers the strips around the image `source` (imported as `.linearHalf`, whole)
-  /// into `graph`, composited over `target` with the extended canvas's top-left at
-  /// `origin`, writing only inside `bounds`: the effect as one layer of a scene.
+  /// Lowers the strips around the image `inputs[0]` (imported as `.linearHalf`,
+  /// whole) into the destination, the extended canvas's top-left pixel at its
+  /// origin, writing only inside its bounds: the effect as one layer of a scene.
   /// The image itself is not drawn.
-  func lowerStrips(
-    imageSize: PixelSize, source: ImageHandle, into graph: inout RenderGraph, target: ImageHandle,
-    origin: PixelPoint, bounds: PixelRect, blend: Bool
-  ) {
+  public func lower(_ inputs: [ImageHandle], to destination: EffectDestination, into graph: inout RenderGraph) {
+    precondition(inputs.count == 1, "the extension reads its image")
+    let source = inputs[0]
+    let imageSize = graph[source].descriptor.size
     let canvasSize = canvasSize(for: imageSize)
     let mapping = MirrorCanvas(
       canvasSize: canvasSize, imageOrigin: PixelPoint(x: parameters.leadingPixels, y: parameters.topPixels),
       imageSize: imageSize)
-    let placement = Placement(origin: origin, bounds: bounds, blend: blend)
     let plan = blurPlan(for: imageSize)
     // Only the parts of the strips inside the bounds are blurred.
-    let visible = bounds.offsetBy(-origin.x, -origin.y)
+    let visible = destination.bounds.map { $0.offsetBy(-destination.origin.x, -destination.origin.y) }
     let strips = strips(for: imageSize).compactMap { strip -> (name: String, rect: PixelRect)? in
-      let rect = strip.rect.intersection(visible)
+      let rect = visible.map { strip.rect.intersection($0) } ?? strip.rect
       return rect.isEmpty ? nil : (strip.name, rect)
-    }
-    guard !strips.isEmpty else { return }
-    if plan.isIdentity {
-      for strip in strips {
-        guard let rect = placement.rect(strip.rect) else { continue }
-        graph.addPass(
-          "\(strip.name) mirror",
-          .convolve(
-            Convolve(
-              addressing: .canvas(mapping), axis: .horizontal, offset: PixelPoint(x: -origin.x, y: -origin.y),
-              weights: [1])), inputs: [source], output: target, rect: rect, blend: blend)
-      }
-      return
     }
     let regions = strips.map { Self.workRegion(for: $0.rect, canvas: canvasSize, plan: plan) }
     for group in Self.pack(strips, regions, plan: plan) {
-      if plan.levels == 0 {
-        Self.lowerDirect(group, plan: plan, mapping: mapping, source: source, output: target, placement, into: &graph)
-      } else {
-        Self.lowerPyramid(group, plan: plan, mapping: mapping, source: source, output: target, placement, into: &graph)
-      }
+      GaussianBlurEffect.lower(
+        group, plan: plan, source: source, addressing: .canvas(mapping), to: destination, into: &graph)
     }
   }
 
@@ -302,22 +258,6 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
 
   private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
 
-  /// A strip, the canvas region its blur works on, and where that region sits in
-  /// the textures it shares with the other strips of its group, in full-resolution
-  /// pixels (a multiple of the plan's scale, so it stays whole at every level).
-  struct Member {
-    var name: String
-    var strip: PixelRect
-    var region: PixelRect
-    var atlas: PixelPoint
-
-    /// The member's part of its group's texture at `level`.
-    func atlasRect(_ level: Int) -> PixelRect {
-      PixelRect(
-        x: atlas.x >> level, y: atlas.y >> level, width: region.width >> level, height: region.height >> level)
-    }
-  }
-
   /// The leading and trailing strips share textures side by side, and the top and
   /// bottom strips one above the other, when their regions span the same rows (or
   /// columns). Their passes then write one texture, so a GPU runs them without
@@ -329,13 +269,13 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
   static func pack(
     _ strips: [(name: String, rect: PixelRect)], _ regions: [PixelRect], plan: BlurPlan
   )
-    -> [[Member]]
+    -> [[GaussianBlurEffect.Region]]
   {
-    func member(_ i: Int, at atlas: PixelPoint = PixelPoint(x: 0, y: 0)) -> Member {
-      Member(name: strips[i].name, strip: strips[i].rect, region: regions[i], atlas: atlas)
+    func member(_ i: Int, at atlas: PixelPoint = PixelPoint(x: 0, y: 0)) -> GaussianBlurEffect.Region {
+      GaussianBlurEffect.Region(name: strips[i].name, strip: strips[i].rect, region: regions[i], atlas: atlas)
     }
     let index = { (name: String) in strips.firstIndex { $0.name == name } }
-    var groups: [[Member]] = []
+    var groups: [[GaussianBlurEffect.Region]] = []
     var packed = Set<Int>()
     // The sides that meet must be margin: at least `margin` beyond the strip.
     let margin = plan.marginPixels
@@ -355,13 +295,6 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
     }
     for i in strips.indices where !packed.contains(i) { groups.append([member(i)]) }
     return groups
-  }
-
-  /// The size of a group's texture at full resolution.
-  static func atlasSize(_ group: [Member]) -> PixelSize {
-    PixelSize(
-      width: group.map { $0.atlas.x + $0.region.width }.max() ?? 0,
-      height: group.map { $0.atlas.y + $0.region.height }.max() ?? 0)
   }
 
   /// The image rectangles behind canvas rectangles (any position, mirrored): for
@@ -401,124 +334,6 @@ public struct BackgroundExtensionEffect: Sendable, Hashable {
       }
     }
     return rects
-  }
-
-  /// Small sigma: a horizontal then a vertical convolution at full resolution.
-  private static func lowerDirect(
-    _ group: [Member], plan: BlurPlan, mapping: MirrorCanvas, source: ImageHandle, output: ImageHandle,
-    _ placement: Placement, into graph: inout RenderGraph
-  ) {
-    let name = group.map(\.name).joined(separator: "+")
-    let rows = graph.makeTransient("\(name) rows", size: atlasSize(group), format: .linearHalf)
-    for m in group {
-      // Atlas pixel -> canvas pixel: minus the member's atlas offset, plus its region's origin.
-      let shift = PixelPoint(x: m.region.x - m.atlas.x, y: m.region.y - m.atlas.y)
-      let local = m.strip.offsetBy(-shift.x, -shift.y)
-      let needed = PixelRect(
-        x: local.x, y: local.y - plan.radius, width: local.width, height: local.height + 2 * plan.radius
-      )
-      .intersection(m.atlasRect(0))
-      graph.addPass(
-        "\(m.name) blur x",
-        .convolve(Convolve(addressing: .canvas(mapping), axis: .horizontal, offset: shift, weights: plan.weights)),
-        inputs: [source], output: rows, rect: needed)
-    }
-    for m in group {
-      guard let rect = placement.rect(m.strip) else { continue }
-      let shift = PixelPoint(
-        x: m.atlas.x - m.region.x - placement.origin.x, y: m.atlas.y - m.region.y - placement.origin.y)
-      graph.addPass(
-        "\(m.name) blur y",
-        .convolve(Convolve(addressing: .image, axis: .vertical, offset: shift, weights: plan.weights)),
-        inputs: [rows], output: output, rect: rect, blend: placement.blend)
-    }
-  }
-
-  /// Larger sigma: down the pyramid, blur at the coarse level, back up, touching
-  /// at each level going up only the pixels that reach the strips.
-  private static func lowerPyramid(
-    _ group: [Member], plan: BlurPlan, mapping: MirrorCanvas, source: ImageHandle, output: ImageHandle,
-    _ placement: Placement, into graph: inout RenderGraph
-  ) {
-    let levels = plan.levels
-    let name = group.map(\.name).joined(separator: "+")
-    let atlas = atlasSize(group)
-    func size(_ level: Int) -> PixelSize {
-      PixelSize(width: atlas.width >> level, height: atlas.height >> level)
-    }
-    // Down: level 1 from the canvas, member by member; then level to level, whole.
-    var down = graph.makeTransient("\(name) level 1", size: size(1), format: .linearHalf)
-    for m in group {
-      let offset = PixelPoint(x: m.region.x - m.atlas.x, y: m.region.y - m.atlas.y)
-      graph.addPass(
-        "\(m.name) down 1",
-        .downsample(
-          Downsample(
-            addressing: .canvas(mapping), map: PixelMap(scale: 2, offsetX: Double(offset.x), offsetY: Double(offset.y))
-          )),
-        inputs: [source], output: down, rect: m.atlasRect(1))
-    }
-    for level in stride(from: 2, through: levels, by: 1) {
-      let next = graph.makeTransient("\(name) level \(level)", size: size(level), format: .linearHalf)
-      graph.addPass(
-        "\(name) down \(level)",
-        .downsample(Downsample(addressing: .image, map: PixelMap(scale: 2, offsetX: 0, offsetY: 0))),
-        inputs: [down], output: next, rect: PixelRect(size: size(level)))
-      down = next
-    }
-    // The pixels each level must hold for each strip: the strip, halved outward
-    // and grown by one pixel per level for the bilinear taps.
-    let needed: [[PixelRect]] = group.map { m in
-      var rects = [m.strip.offsetBy(m.atlas.x - m.region.x, m.atlas.y - m.region.y)]
-      for level in stride(from: 1, through: levels, by: 1) {
-        let finer = rects[level - 1]
-        let x0 = finer.x >> 1 - 1
-        let y0 = finer.y >> 1 - 1
-        let x1 = (finer.maxX + 1) >> 1 + 1
-        let y1 = (finer.maxY + 1) >> 1 + 1
-        rects.append(PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(m.atlasRect(level)))
-      }
-      return rects
-    }
-    // Blur at the coarse level.
-    let rows = graph.makeTransient("\(name) blur x", size: size(levels), format: .linearHalf)
-    for (m, rects) in zip(group, needed) {
-      let coarse = rects[levels]
-      let rowsNeeded = PixelRect(
-        x: coarse.x, y: coarse.y - plan.radius, width: coarse.width, height: coarse.height + 2 * plan.radius
-      ).intersection(m.atlasRect(levels))
-      graph.addPass(
-        "\(m.name) blur x",
-        .convolve(
-          Convolve(addressing: .image, axis: .horizontal, offset: PixelPoint(x: 0, y: 0), weights: plan.weights)),
-        inputs: [down], output: rows, rect: rowsNeeded)
-    }
-    var up = graph.makeTransient("\(name) blur y", size: size(levels), format: .linearHalf)
-    for (m, rects) in zip(group, needed) {
-      graph.addPass(
-        "\(m.name) blur y",
-        .convolve(Convolve(addressing: .image, axis: .vertical, offset: PixelPoint(x: 0, y: 0), weights: plan.weights)),
-        inputs: [rows], output: up, rect: rects[levels])
-    }
-    // Up: level to level, then into the output strips.
-    for level in stride(from: levels - 1, through: 1, by: -1) {
-      let next = graph.makeTransient("\(name) up \(level)", size: size(level), format: .linearHalf)
-      for (m, rects) in zip(group, needed) {
-        graph.addPass(
-          "\(m.name) up \(level)", .upsample(Upsample(map: PixelMap(scale: 0.5, offsetX: 0, offsetY: 0))),
-          inputs: [up], output: next, rect: rects[level])
-      }
-      up = next
-    }
-    for m in group {
-      guard let rect = placement.rect(m.strip) else { continue }
-      let offset = PixelPoint(
-        x: m.atlas.x - m.region.x - placement.origin.x, y: m.atlas.y - m.region.y - placement.origin.y)
-      graph.addPass(
-        "\(m.name) up 0",
-        .upsample(Upsample(map: PixelMap(scale: 0.5, offsetX: Double(offset.x) / 2, offsetY: Double(offset.y) / 2))),
-        inputs: [up], output: output, rect: rect, blend: placement.blend)
-    }
   }
 }
 

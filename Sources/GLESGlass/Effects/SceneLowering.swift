@@ -232,11 +232,11 @@ struct SceneLowering {
       let effect = extensionEffect(ext)
       // The strips of an opaque image replace what is under them (blending would
       // let the background through where binary16 rounds the blurred alpha below 1).
-      effect.lowerStrips(
-        imageSize: frame.size, source: source, into: &graph, target: canvas,
-        origin: PixelPoint(x: frame.x - effect.parameters.leadingPixels, y: frame.y - effect.parameters.topPixels),
-        bounds: canvasRect,
-        blend: !fitted.isOpaque)
+      let origin = PixelPoint(
+        x: frame.x - effect.parameters.leadingPixels, y: frame.y - effect.parameters.topPixels)
+      effect.lower(
+        [source], to: EffectDestination(canvas, origin: origin, bounds: canvasRect, blend: !fitted.isOpaque),
+        into: &graph)
     }
     let clip = layer.clipShape.geometry(in: pointFrame(frame), scale: scale)
     let rect = frame.intersection(canvasRect)
@@ -284,15 +284,11 @@ struct SceneLowering {
   func resolve(_ member: Member, container: ContainerShape?) -> Resolved {
     switch member {
     case .material(let layer):
-      let style = MaterialStyle.of(layer.material)
       let shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape ?? container)
-      var member = GlassMember(shape: shape)
-      member.saturation = Float(style.saturation)
-      let tint = style.tint.premultipliedLinear
-      member.tint = SIMD4(tint.x, tint.y, tint.z, Float(style.opacity))
       let bounds = shape.pixelBounds().intersection(canvasRect.insetBy(-2))
       return Resolved(
-        member: member, frostPixels: style.blur * scale, reads: bounds, writes: bounds, content: nil)
+        member: GlassEffect.member(layer.material, shape: shape),
+        frostPixels: MaterialStyle.of(layer.material).blur * scale, reads: bounds, writes: bounds, content: nil)
     case .glass(let layer):
       var content: (String, PixelRect, Double)?
       if let c = layer.content, c.opacity > 0 {
@@ -305,47 +301,15 @@ struct SceneLowering {
       }
       let optics = GlassOptics(layer.glass.variant, overrides: layer.optics)
       var shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape ?? container)
-      let pressed = layer.glass.isInteractive && layer.glass.isPressed
-      if pressed { shape = shape.scaled(by: Float(optics.pressedScale)) }
-      var g = GlassMember(shape: shape)
-      let half = Double(min(shape.halfSize.x, shape.halfSize.y))
-      g.bevelWidth = Float(min(optics.bevelWidth * scale, half))
-      g.refraction = Float(optics.refraction * scale)
-      g.dispersion = Float(optics.dispersion)
-      g.rimWidth = Float(optics.rimWidth * scale)
-      g.saturation = Float(optics.saturation)
-      g.lightening = Float(optics.lightening)
-      g.dimming = Float(optics.dimming)
-      if let tint = layer.glass.tint {
-        let t = tint.premultipliedLinear
-        let strength = Float(optics.tintIntensity) * t.w
-        g.tint = t.w > 0 ? SIMD4(t.x / t.w, t.y / t.w, t.z / t.w, strength) : .zero
-      }
-      g.rimOpacity = Float(optics.rimOpacity)
-      g.oppositeRimOpacity = Float(optics.oppositeRimOpacity)
-      let angle = optics.lightAngle * .pi / 180
-      g.light = SIMD2(Float(-cos(angle)), Float(-sin(angle)))
-      let shadowSigma = optics.shadowRadius * scale / 2
-      var writes = shape.pixelBounds()
-      if optics.shadowOpacity > 0 && shadowSigma > 0 {
-        g.shadowOpacity = Float(optics.shadowOpacity)
-        g.shadowSigma = Float(shadowSigma)
-        g.shadowOffset = SIMD2(Float(optics.shadowOffsetX * scale), Float(optics.shadowOffsetY * scale))
-        let shadow = shape.offsetBy(g.shadowOffset.x, g.shadowOffset.y).pixelBounds(margin: 4 * shadowSigma)
-        writes = writes.union(shadow)
-      }
-      if pressed && optics.glowOpacity > 0 && optics.glowRadius > 0 {
-        g.glowOpacity = Float(optics.glowOpacity)
-        g.glowSigma = Float(optics.glowRadius * scale / 2)
-        let touch = layer.glass.touchPoint ?? PointOffset(x: layer.frame.width / 2, y: layer.frame.height / 2)
-        g.glowCenter = SIMD2(Float((layer.frame.x + touch.x) * scale), Float((layer.frame.y + touch.y) * scale))
-      }
+      if layer.glass.isInteractive && layer.glass.isPressed { shape = shape.scaled(by: Float(optics.pressedScale)) }
+      let member = GlassEffect.member(layer.glass, optics: optics, shape: shape, frame: layer.frame, scale: scale)
       // The backdrop it samples: its shape grown by the pull, no further from the
       // canvas than the pull reaches.
-      let reach = Double(g.refraction) * (1 + optics.dispersion) + 2
-      let reads = shape.pixelBounds(margin: reach).intersection(canvasRect.insetBy(-Int(reach.rounded(.up)) - 1))
+      let reach = Int(GlassEffect.reach(member).rounded(.up))
+      let reads = GlassEffect.readBounds(member).intersection(canvasRect.insetBy(-reach - 1))
       return Resolved(
-        member: g, frostPixels: optics.frost * scale, reads: reads, writes: writes, content: content)
+        member: member, frostPixels: optics.frost * scale, reads: reads, writes: GlassEffect.writeBounds(member),
+        content: content)
     }
   }
 
@@ -360,7 +324,7 @@ struct SceneLowering {
     let resolved = members.map { resolve($0, container: container) }
     let live = resolved.filter { $0.member != nil && !$0.writes.intersection(canvasRect).isEmpty }
     let sigmas = Array(Set(live.map(\.frostPixels))).sorted()
-    let plans = Dictionary(uniqueKeysWithValues: sigmas.map { ($0, BlurPlan(sigmaPixels: $0)) })
+    let blurs = Dictionary(uniqueKeysWithValues: sigmas.map { ($0, GaussianBlurEffect(sigmaPixels: $0)) })
     if !live.isEmpty {
       let blendRadius = Float(spacing * scale)
       let groups = Self.blendGroups(live.compactMap(\.member).map(\.shape), blendRadius: blendRadius)
@@ -379,8 +343,8 @@ struct SceneLowering {
       // The backdrop: every pixel any member reads, grown by the widest blur margin,
       // whole coarse pixels at the deepest level. Beyond the canvas it is the canvas
       // mirrored.
-      let margin = plans.values.map(\.marginPixels).max() ?? 0
-      let step = plans.values.map(\.scale).max() ?? 1
+      let margin = blurs.values.map(\.plan.marginPixels).max() ?? 0
+      let step = blurs.values.map(\.plan.scale).max() ?? 1
       // A member whose backdrop lies off the canvas still draws its shadow: it reads
       // the canvas under it.
       let reads = live.map { $0.reads.isEmpty ? $0.writes.intersection(canvasRect) : $0.reads }
@@ -393,28 +357,25 @@ struct SceneLowering {
         output: backdrop, rect: PixelRect(size: region.size))
       var frosted: [Double: ImageHandle] = [:]
       for sigma in sigmas {
-        frosted[sigma] = lowerBlur(
-          backdrop, size: region.size, plan: plans[sigma] ?? BlurPlan(sigmaPixels: 0),
-          name: "\(name) frost", into: &graph)
+        frosted[sigma] = (blurs[sigma] ?? GaussianBlurEffect(sigmaPixels: 0)).lower(
+          backdrop, name: "\(name) frost", into: &graph)
       }
       for (group, frosts) in zip(groups, groupFrosts) {
-        var glass: [GlassMember] = []
-        var rect = PixelRect(x: 0, y: 0, width: 0, height: 0)
-        for index in group {
-          guard var member = live[index].member else { continue }
+        let members = group.compactMap { index -> GlassMember? in
+          guard var member = live[index].member else { return nil }
           member.source = frosts.firstIndex(of: live[index].frostPixels) ?? 0
-          glass.append(member)
-          rect = rect.union(live[index].writes)
+          return member
         }
-        let composite = GlassComposite(
-          members: glass, blendRadius: glass.count > 1 ? blendRadius : 0,
-          backdropOrigin: PixelPoint(x: region.x, y: region.y))
+        let glass = GlassEffect(
+          GlassComposite(
+            members: members, blendRadius: members.count > 1 ? blendRadius : 0,
+            backdropOrigin: PixelPoint(x: region.x, y: region.y)))
         let label =
           group.count > 1
           ? "\(name) glass \(group.map(String.init).joined(separator: "+"))" : "\(name) glass \(group[0])"
-        graph.addPass(
-          label, .glass(composite), inputs: frosts.compactMap { frosted[$0] }, output: canvas,
-          rect: rect.intersection(canvasRect), blend: true)
+        glass.lower(
+          frosts.compactMap { frosted[$0] },
+          to: EffectDestination(canvas, bounds: canvasRect, blend: true, name: label), into: &graph)
       }
     }
     for (index, member) in resolved.enumerated() {
@@ -472,47 +433,6 @@ struct SceneLowering {
       groups[r, default: []].append(i)
     }
     return order.compactMap { groups[$0] }
-  }
-
-  /// A Gaussian blur of a whole image by `plan`, mirrored at its edges: direct, or
-  /// down the pyramid, blurred, and back up. Its size is a multiple of `plan.scale`.
-  func lowerBlur(
-    _ input: ImageHandle, size: PixelSize, plan: BlurPlan, name: String, into graph: inout RenderGraph
-  )
-    -> ImageHandle
-  {
-    guard !plan.isIdentity else { return input }
-    let full = PixelRect(size: size)
-    let zero = PixelPoint(x: 0, y: 0)
-    func convolve(_ axis: Convolve.Axis) -> Primitive {
-      .convolve(Convolve(addressing: .image, axis: axis, offset: zero, weights: plan.weights))
-    }
-    var current = input
-    for level in stride(from: 1, through: plan.levels, by: 1) {
-      let next = graph.makeTransient(
-        "\(name) level \(level)", size: PixelSize(width: size.width >> level, height: size.height >> level),
-        format: .linearHalf)
-      graph.addPass(
-        "\(name) down \(level)",
-        .downsample(Downsample(addressing: .image, map: PixelMap(scale: 2, offsetX: 0, offsetY: 0))),
-        inputs: [current], output: next, rect: PixelRect(size: graph[next].descriptor.size))
-      current = next
-    }
-    let coarse = graph[current].descriptor.size
-    let rows = graph.makeTransient("\(name) x", size: coarse, format: .linearHalf)
-    graph.addPass("\(name) x", convolve(.horizontal), inputs: [current], output: rows, rect: PixelRect(size: coarse))
-    var up = graph.makeTransient("\(name) y", size: coarse, format: .linearHalf)
-    graph.addPass("\(name) y", convolve(.vertical), inputs: [rows], output: up, rect: PixelRect(size: coarse))
-    for level in stride(from: plan.levels - 1, through: 0, by: -1) {
-      let next = graph.makeTransient(
-        "\(name) up \(level)", size: PixelSize(width: size.width >> level, height: size.height >> level),
-        format: .linearHalf)
-      graph.addPass(
-        "\(name) up \(level)", .upsample(Upsample(map: PixelMap(scale: 0.5, offsetX: 0, offsetY: 0))),
-        inputs: [up], output: next, rect: level == 0 ? full : PixelRect(size: graph[next].descriptor.size))
-      up = next
-    }
-    return up
   }
 }
 

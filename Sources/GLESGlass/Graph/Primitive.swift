@@ -208,7 +208,7 @@ public struct DrawImage: Hashable, Sendable {
 ///
 /// A pass reads one frosted backdrop per distinct frost of its members (at most
 /// `maximumSources`), all of the same size, starting at `backdropOrigin`.
-public struct GlassComposite: Hashable, Sendable {
+public struct GlassComposite: Hashable, Codable, Sendable {
   /// The most members one pass blends.
   public static let maximumMembers = 16
   /// The most backdrop images one pass reads.
@@ -235,7 +235,7 @@ public struct GlassComposite: Hashable, Sendable {
 }
 
 /// One shape of a `GlassComposite`: its geometry and its optics, in pixels.
-public struct GlassMember: Hashable, Sendable {
+public struct GlassMember: Hashable, Codable, Sendable {
   /// The glass shape, in target pixels.
   public var shape: ShapeGeometry
   /// Which of the pass's backdrop images it sees through (its frost).

@@ -19,7 +19,7 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A point in pixels, y down.
-public struct PixelPoint: Hashable, Sendable {
+public struct PixelPoint: Hashable, Codable, Sendable {
   /// Column, in pixels.
   public var x: Int
   /// Row, in pixels.

@@ -7,9 +7,9 @@ import Foundation
 /// Two kinds cover every SwiftUI shape: a box with a radius per corner (rect,
 /// rounded rect, uneven rounded rect, capsule, circle, concentric rectangle) and an
 /// ellipse. Distances are in pixels, negative inside.
-public struct ShapeGeometry: Hashable, Sendable {
+public struct ShapeGeometry: Hashable, Codable, Sendable {
   /// Which distance function.
-  public enum Kind: Int32, Hashable, Sendable {
+  public enum Kind: Int32, Hashable, Codable, Sendable {
     /// A box with a corner curve per corner.
     case roundedBox = 0
     /// An axis-aligned ellipse.
