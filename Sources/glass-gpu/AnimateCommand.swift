@@ -8,13 +8,16 @@ struct Animate: ParsableCommand {
     discussion: """
       Frame i is the scene at time i / fps seconds, from the first state (frame 0,
       exactly its static render) until the timing curve has settled (the last frame,
-      exactly the second state's). PNG frames go through the batch pipeline into
-      DIR/frame-0000.png, DIR/frame-0001.png, ...; --format rgba writes raw 8-bit
-      RGBA frames, one after another, to standard output for ffmpeg. The scene
-      format's "states" and "transition" are in docs/scene-format.md.
+      exactly the second state's); --hold and --round-trip make a loop for a preview. PNG frames go through the batch pipeline into
+      DIR/frame-0000.png, DIR/frame-0001.png, ...; --format apng writes one animated
+      PNG file (-o FILE.png) that browsers play and other viewers show as frame 0;
+      --format rgba writes raw 8-bit RGBA frames, one after another, to standard
+      output for ffmpeg. The scene format's "states" and "transition" are in
+      docs/scene-format.md.
 
       Examples:
         glass-gpu animate Assets/scenes/morph.json -o out/morph
+        glass-gpu animate Assets/scenes/morph.json --format apng --scale 1 --fps 30 --round-trip --hold 0.5 -o morph.png
         glass-gpu animate scene.json --from collapsed --to expanded --animation bouncy --fps 30 -o frames
         glass-gpu animate scene.json --format rgba | \\
           ffmpeg -f rawvideo -pix_fmt rgba -s 960x540 -r 60 -i - -pix_fmt yuv420p morph.mp4
@@ -22,13 +25,16 @@ struct Animate: ParsableCommand {
 
   @OptionGroup var options: SceneOptions
 
-  @Option(name: .shortAndLong, help: "The folder of PNG frames (with --format png).")
+  @Option(name: .shortAndLong, help: "The folder of PNG frames (--format png) or the animated PNG file (apng).")
   var output: String?
 
   @Option(help: "Frames per second.")
   var fps: Double = 60
 
-  @Option(help: ArgumentHelp("png (numbered files in --output) or rgba (raw frames on stdout).", valueName: "png|rgba"))
+  @Option(
+    help: ArgumentHelp(
+      "png (numbered files in --output), apng (one animated PNG, --output) or rgba (raw frames on stdout).",
+      valueName: "png|apng|rgba"))
   var format: String = "png"
 
   @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
@@ -41,6 +47,12 @@ struct Animate: ParsableCommand {
     help: ArgumentHelp("Compression level of the PNG frames: 0 (stored, fastest) to 12 (smallest).", valueName: "0-12"))
   var compression: Int = PNGCodec.defaultCompression
 
+  @Flag(help: "Play the transition back again to the first state: a loop for a preview.")
+  var roundTrip = false
+
+  @Option(help: "Seconds to hold each end state (the first state, the second, and the first again with --round-trip).")
+  var hold: Double = 0
+
   @Flag(help: "Print nothing but errors.")
   var quiet = false
 
@@ -48,12 +60,20 @@ struct Animate: ParsableCommand {
     guard fps.isFinite && fps > 0 && fps <= 1000 else {
       throw ValidationError("--fps is \(ParameterSpec.format(fps)); give frames per second above 0, at most 1000")
     }
-    guard ["png", "rgba"].contains(format) else { throw ValidationError("--format is \(format); give png or rgba") }
+    guard ["png", "apng", "rgba"].contains(format) else {
+      throw ValidationError("--format is \(format); give png, apng or rgba")
+    }
     if format == "png" && output == nil {
       throw ValidationError("give the frames' folder with -o DIR (or --format rgba)")
     }
+    if format == "apng" && output == nil {
+      throw ValidationError("give the animated PNG's file with -o FILE.png")
+    }
     if options.state != nil || options.time != nil {
       throw ValidationError("animate renders every frame of a transition; --state and --time are for render")
+    }
+    guard hold.isFinite && hold >= 0 && hold <= 60 else {
+      throw ValidationError("--hold is \(ParameterSpec.format(hold)) s; give 0 to 60 seconds")
     }
     guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs is \(jobs); give 1 to 64") }
     try checkCompression(compression)
@@ -67,19 +87,38 @@ struct Animate: ParsableCommand {
       if let scale = options.scale { file.scene.scale = scale }
       directory = file.directory
       let transition = try options.naming { try options.transition(of: file.scene) }
-      let count = Scene.frameCount(of: transition, fps: fps)
-      frames = try options.naming {
-        try (0..<count).map { try file.scene.frame(at: Double($0) / fps, of: transition) }
-      }
+      frames = try options.naming { try self.frames(of: file.scene, transition) }
       try options.naming {
         try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: options.maxPixels, what: "the canvas")
       }
     }
     if format == "rgba" {
       try writeRawFrames(frames, directory: directory)
+    } else if format == "apng" {
+      try writeAnimatedPNG(frames, directory: directory)
     } else {
       try writePNGFrames(frames, directory: directory)
     }
+  }
+
+  /// The frames: the first state held, the transition, the second state held,
+  /// and with --round-trip the way back and the first state held again.
+  private func frames(of scene: Scene, _ transition: SceneTransition) throws -> [Scene] {
+    func run(_ transition: SceneTransition) throws -> [Scene] {
+      try (0..<Scene.frameCount(of: transition, fps: fps)).map { try scene.frame(at: Double($0) / fps, of: transition) }
+    }
+    let held = Int((hold * fps).rounded())
+    let there = try run(transition)
+    var frames = Array(repeating: there[0], count: held) + there
+    frames += Array(repeating: there[there.count - 1], count: held)
+    if roundTrip {
+      var back = transition
+      (back.from, back.to) = (transition.to, transition.from)
+      let returning = try run(back)
+      // The way back starts on the frame the way there ended with.
+      frames += returning.dropFirst() + Array(repeating: returning[returning.count - 1], count: held)
+    }
+    return frames
   }
 
   /// PNG frames through the batch pipeline.
@@ -123,30 +162,15 @@ struct Animate: ParsableCommand {
     if summary.failed > 0 { throw ExitCode(1) }
   }
 
-  /// Raw RGBA frames on standard output: each frame is prepared while the one
-  /// before renders.
+  /// Raw RGBA frames on standard output.
   private func writeRawFrames(_ frames: [Scene], directory: String) throws {
     try reportingErrors {
       if isatty(STDOUT_FILENO) == 1 {
         throw GlassError(
           .invalidParameter, "--format rgba writes binary frames; pipe them into a program such as ffmpeg")
       }
-      let renderer = try Renderer(backend: backend)
-      defer { renderer.close() }
-      if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
-      let cache = ImageCache(capacityBytes: 256 << 20)
-      func prepare(_ scene: Scene) throws -> PreparedRender {
-        let file = SceneFile(scene: scene, directory: directory)
-        let images = try file.loadImages(maxPixels: options.maxPixels, cache: cache)
-        return try Renderer.prepare(scene, images: images, maxPixels: options.maxPixels)
-      }
-      var pending = try options.naming { try renderer.submit(prepare(frames[0])) }
-      for index in frames.indices {
-        let next = index + 1 < frames.count ? try options.naming { try prepare(frames[index + 1]) } : nil
-        var timings = RenderTimings()
-        let image = try options.naming { try renderer.wait(pending, timings: &timings) }
-        if let next { pending = try renderer.submit(next) }
-        guard case .eight(let bytes) = image.samples else { continue }
+      try renderInOrder(frames, directory: directory) { _, image in
+        guard case .eight(let bytes) = image.samples else { return }
         bytes.withUnsafeBytes { FileHandle.standardOutput.write(Data($0)) }
       }
       if !quiet {
@@ -156,6 +180,53 @@ struct Animate: ParsableCommand {
             + "read them with ffmpeg -f rawvideo -pix_fmt rgba -s \(size.width)x\(size.height) "
             + "-r \(ParameterSpec.format(fps)) -i -")
       }
+    }
+  }
+
+  /// One animated PNG, written whole once every frame is in (nothing on failure).
+  private func writeAnimatedPNG(_ frames: [Scene], directory: String) throws {
+    guard let output else { return }
+    try reportingErrors {
+      let file = try PNGCodec.OutputFile(path: output)
+      try file.checkDistinct(from: [options.scene])
+      var animation = try AnimatedPNG(size: frames[0].pixelSize, frameCount: frames.count, fps: fps)
+      let start = Date()
+      try renderInOrder(frames, directory: directory) { _, image in
+        try animation.append(image, compression: compression)
+      }
+      let bytes = animation.finished()
+      try file.write(encoded: bytes)
+      if !quiet {
+        let size = frames[0].pixelSize
+        report(
+          "\(frames.count) frames (\(size.width)x\(size.height), \(ParameterSpec.format(fps)) fps) in \(output), "
+            + "\(bytes.count >> 10) KiB, "
+            + String(format: "%.2f s", Date().timeIntervalSince(start)))
+      }
+    }
+  }
+
+  /// Renders the frames in order, each prepared while the one before renders,
+  /// and hands each image to `body`.
+  private func renderInOrder(
+    _ frames: [Scene], directory: String, _ body: (Int, RGBAImage) throws -> Void
+  ) throws {
+    let renderer = try Renderer(backend: backend)
+    defer { renderer.close() }
+    if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
+    let cache = ImageCache(capacityBytes: 256 << 20)
+    func prepare(_ scene: Scene) throws -> PreparedRender {
+      let file = SceneFile(scene: scene, directory: directory)
+      let images = try file.loadImages(maxPixels: options.maxPixels, cache: cache)
+      return try Renderer.prepare(scene, images: images, maxPixels: options.maxPixels)
+    }
+    var pending = try options.naming { try renderer.submit(prepare(frames[0])) }
+    for index in frames.indices {
+      let next = index + 1 < frames.count ? try options.naming { try prepare(frames[index + 1]) } : nil
+      var timings = RenderTimings()
+      let image = try options.naming { try renderer.wait(pending, timings: &timings) }
+      if let next { pending = try renderer.submit(next) }
+      try body(index, image)
     }
   }
 }

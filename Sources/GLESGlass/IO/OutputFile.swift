@@ -126,6 +126,16 @@ extension PNGCodec {
       finished = true
     }
 
+    /// Writes an already encoded file (an animated PNG): into the temporary file,
+    /// renamed to `target`, or in place for a device or FIFO.
+    public func write(encoded bytes: [UInt8]) throws {
+      guard !finished else { preconditionFailure("an OutputFile is written once") }
+      try bytes.withUnsafeBytes { png in
+        if inPlace { try writeInPlace(png) } else { try replace(with: png) }
+      }
+      finished = true
+    }
+
     /// Writes `png` into the temporary file and renames it over `target`, keeping
     /// the permissions (and, where allowed, the owner) of a file it replaces, once
     /// the new file is on disk.
