@@ -67,11 +67,13 @@ assets: release
 	.build/release/glass-gpu-bench generate Assets/flowers.png --kind flowers --width 1280 --height 853
 	.build/release/glass-gpu-bench icons Assets/icons --size 96
 
-# The README's picture.
+# The README's pictures (blend and union: the GPU renders at half size).
 docs-images: release
 	.build/release/glass-gpu-bench generate /tmp/glass-gpu-readme.png --width 960 --height 540
 	.build/release/glass-gpu extend /tmp/glass-gpu-readme.png -o docs/images/extend.png --leading 240 --trailing 180 --sigma 18 --compression 12
 	scripts/demo.sh
+	.build/release/glass-gpu-bench contact-sheet docs/images/blend.png out/blend-gpu.png --columns 1 --cell-width 480 --cell-height 240 --gap 0
+	.build/release/glass-gpu-bench contact-sheet docs/images/union.png out/union-gpu.png --columns 1 --cell-width 480 --cell-height 240 --gap 0
 	.build/release/glass-gpu-bench contact-sheet docs/images/contact-sheet.png out/landmarks-gpu.png out/badges-gpu.png out/capsules-gpu.png out/material-gpu.png out/concentric-gpu.png out/signin-gpu.png --columns 3 --cell-width 480 --cell-height 300 --gap 12
 
 clean:

@@ -14,7 +14,77 @@ public enum ProceduralIcons {
     ("star", star), ("heart", heart), ("mountain", mountain), ("sidebar", sidebar), ("share", share),
     ("plus", plus), ("gear", gear), ("bolt", bolt), ("magnifier", magnifier), ("checkmark", checkmark),
     ("person", person), ("envelope", envelope), ("lock", lock), ("scribble", scribble), ("eraser", eraser),
+    ("cloud.bolt.rain", cloudBoltRain), ("sun.rain", sunRain), ("moon.stars", moonStars), ("moon", moon),
   ]
+
+  /// A storm, as cloud.bolt.rain.fill: a cloud, a bolt cut through its foot, a rain streak either side.
+  public static func cloudBoltRain(size: Int) -> RGBAImage {
+    let points = [
+      P(0.56, 0.40), P(0.385, 0.655), P(0.49, 0.655), P(0.445, 0.87), P(0.625, 0.595), P(0.52, 0.595), P(0.585, 0.40),
+    ]
+    return draw(size) { p in
+      let bolt = SDF.polygon(p, points) - 0.014
+      let sky = max(cloud(p, base: P(0.5, 0.37), scale: 1), -(bolt - 0.035))
+      let rain = min(
+        SDF.segment(p, P(0.30, 0.64), P(0.25, 0.81), width: 0.075),
+        SDF.segment(p, P(0.72, 0.64), P(0.67, 0.81), width: 0.075))
+      return min(sky, min(bolt, rain))
+    }
+  }
+
+  /// Sun and showers, as sun.rain.fill: a rayed sun behind a cloud, with a gap around
+  /// the cloud, and three rain streaks under it.
+  public static func sunRain(size: Int) -> RGBAImage {
+    let center = P(0.375, 0.345)
+    let rays = (0..<8).map { i -> (P, P) in
+      let u = P(cos(Double(i) * .pi / 4), sin(Double(i) * .pi / 4))
+      return (center + 0.17 * u, center + 0.205 * u)
+    }
+    return draw(size) { p in
+      let front = cloud(p, base: P(0.58, 0.53), scale: 0.8)
+      var sun = SDF.circle(p, center, 0.115)
+      for (a, b) in rays { sun = min(sun, SDF.segment(p, a, b, width: 0.06)) }
+      var rain = Double.infinity
+      for x in [0.435, 0.58, 0.725] { rain = min(rain, SDF.segment(p, P(x, 0.735), P(x - 0.04, 0.845), width: 0.07)) }
+      return min(front, min(max(sun, -(front - 0.04)), rain))
+    }
+  }
+
+  /// A night sky, as moon.stars.fill: a crescent moon and two four-pointed stars above it.
+  public static func moonStars(size: Int) -> RGBAImage {
+    let big = sparkle(center: P(0.67, 0.27), radius: 0.13)
+    let small = sparkle(center: P(0.80, 0.47), radius: 0.075)
+    return draw(size) { p in
+      let moon = SDF.crescent(p, center: P(0.43, 0.57), radius: 0.265, biteRadius: 0.215, biteOffset: 0.215) - 0.015
+      return min(moon, min(SDF.polygon(p, big) - 0.008, SDF.polygon(p, small) - 0.006))
+    }
+  }
+
+  /// A crescent moon, as moon.fill: a disc with a bite taken from its upper right, round tips.
+  public static func moon(size: Int) -> RGBAImage {
+    draw(size) { p in
+      SDF.crescent(p, center: P(0.48, 0.52), radius: 0.31, biteRadius: 0.25, biteOffset: 0.25) - 0.02
+    }
+  }
+
+  /// The filled cloud of the weather glyphs: a capsule foot, a big bump right of
+  /// centre and a small one on the left, joined by smooth unions. It spans
+  /// `base.x ± 0.35 s` across and `base.y - 0.26 s ... base.y + 0.15 s` down.
+  private static func cloud(_ p: P, base: P, scale s: Double) -> Double {
+    let foot = SDF.roundedRect(p, center: base + s * P(0, 0.045), half: s * P(0.35, 0.105), radius: 0.105 * s)
+    let big = SDF.circle(p, base + s * P(0.06, -0.075), 0.185 * s)
+    let small = SDF.circle(p, base + s * P(-0.17, -0.02), 0.125 * s)
+    return SDF.smoothMin(SDF.smoothMin(foot, big, 0.04 * s), small, 0.04 * s)
+  }
+
+  /// A four-pointed star with concave sides, as a polygon: the astroid
+  /// (x, y) = radius (cos³ t, sin³ t) around `center`.
+  private static func sparkle(center: P, radius: Double) -> [P] {
+    (0..<48).map { i in
+      let t = 2 * Double.pi * Double(i) / 48
+      return center + radius * P(pow(cos(t), 3), pow(sin(t), 3))
+    }
+  }
 
   /// A pencil's scribble, as scribble.variable: a wave that thickens as it goes.
   public static func scribble(size: Int) -> RGBAImage {
@@ -275,6 +345,25 @@ private enum SDF {
     let o = p - center
     let q = P(abs(o.x), abs(o.y)) - half
     return length(pointwiseMax(q, .zero)) + min(max(q.x, q.y), 0)
+  }
+
+  /// The smooth union of two distances, blended over `k` (polynomial smooth minimum).
+  static func smoothMin(_ a: Double, _ b: Double, _ k: Double) -> Double {
+    let h = min(1, max(0, 0.5 + 0.5 * (b - a) / k))
+    return b * (1 - h) + a * h - k * h * (1 - h)
+  }
+
+  /// A crescent, exact: the disc of `radius` at `center` less the disc of
+  /// `biteRadius` whose centre is `biteOffset` towards the upper right (y down).
+  static func crescent(_ p: P, center: P, radius: Double, biteRadius: Double, biteOffset d: Double) -> Double {
+    // Local frame: x towards the bite, folded about that axis.
+    let v = p - center
+    let q = P((v.x - v.y) / 2.0.squareRoot(), abs(v.x + v.y) / 2.0.squareRoot())
+    // The tips lie at (a, ±b), where the two circles meet.
+    let a = (radius * radius - biteRadius * biteRadius + d * d) / (2 * d)
+    let b = max(radius * radius - a * a, 0).squareRoot()
+    if d * (q.x * b - q.y * a) > d * d * max(b - q.y, 0) { return length(q - P(a, b)) }
+    return max(length(q) - radius, -(length(q - P(d, 0)) - biteRadius))
   }
 
   /// A box with all corners rounded by `radius`.

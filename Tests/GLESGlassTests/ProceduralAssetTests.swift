@@ -1,3 +1,4 @@
+import Foundation
 import GLESGlass
 import GlassTestSupport
 import Testing
@@ -32,6 +33,20 @@ import Testing
       if v[i + 3] == 255 { opaque += 1 }
     }
     #expect(opaque > 0, "\(name): no fully covered pixel")
+  }
+
+  /// Assets/icons, which `make assets` writes at 96 px.
+  static let iconFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Assets/icons")
+
+  @Test("each icon in Assets/icons has the pixels its code draws at 96 px", arguments: ProceduralIcons.all.map(\.name))
+  func iconAssetMatchesItsCode(name: String) throws {
+    let icon = try #require(ProceduralIcons.all.first { $0.name == name })
+    let file = try PNGCodec.read(path: Self.iconFolder.appendingPathComponent("\(name).png").path).image
+    let comparison = try ImageComparison(file, icon.draw(96))
+    #expect(
+      comparison.maxDifference == 0,
+      "\(name): Assets/icons/\(name).png is stale (run make assets): \(comparison.summary)")
   }
 
   @Test func flowersAreOpaqueAndVaried() {
