@@ -484,6 +484,46 @@ struct SceneSchemaTests {
     }
   }
 
+  /// The hand-written schema names what the reader takes for states and
+  /// transitions: it cannot drift without this failing.
+  @Test("the JSON Schema has the animation fields the reader takes, with the same names")
+  func animationFields() throws {
+    let root = try JSONValue.parse(Array(try Data(contentsOf: Self.schema)))
+    func member(_ value: JSONValue?, _ key: String) -> JSONValue? {
+      if case .object(let members)? = value { return members.first { $0.key == key }?.value }
+      return nil
+    }
+    func keys(_ value: JSONValue?) -> [String] {
+      if case .object(let members)? = value { return members.map(\.key).sorted() }
+      return []
+    }
+    let top = member(root, "properties")
+    #expect(keys(member(member(top, "transition"), "properties")) == ["animation", "from", "to"])
+    #expect(member(member(member(top, "states"), "additionalProperties"), "required") == .array([.string("layers")]))
+    let curve = member(member(root, "$defs"), "animation")
+    guard case .array(let forms)? = member(curve, "oneOf"), let names = member(forms.first, "enum") else {
+      Issue.record("no $defs.animation.oneOf[0].enum")
+      return
+    }
+    // Every curve the schema names reads, and one it does not name is refused.
+    guard case .array(let list) = names else { return }
+    for case .string(let name) in list {
+      let json =
+        #"{"version": 1, "size": {"width": 4, "height": 4}, "states": {"a": {"layers": []}, "b": {"layers": []}}, "transition": {"from": "a", "to": "b", "animation": "NAME"}}"#
+      #expect(throws: Never.self) { try Scene(json: Array(json.replacingOccurrences(of: "NAME", with: name).utf8)) }
+    }
+    #expect(list.count == 9)
+    for glass in ["glassLayer", "containedGlass"] {
+      let properties = member(member(member(root, "$defs"), glass), "properties")
+      #expect(
+        keys(properties).contains("glassEffectID") && keys(properties).contains("glassEffectTransition"), "\(glass)")
+      #expect(keys(member(member(properties, "content"), "properties")) == ["image", "opacity", "padding"], "\(glass)")
+      #expect(
+        member(member(properties, "glassEffectTransition"), "enum")
+          == .array(GlassEffectTransition.allCases.map { .string($0.rawValue) }), "\(glass)")
+    }
+  }
+
   @Test("a colour is hex digits only")
   func hexDigits() {
     for text in ["#+fffff", "#-00000", "#12345g"] {
