@@ -5,6 +5,8 @@ import GLESGlass
 // - `Scene(json:)` reads and validates it, or throws a GlassError;
 // - a scene it reads, written back (`scene.json`) and read again, is the same
 //   scene (the format's promise), and validates again;
+// - with a transition, a moment of it validates (or frame(at:) throws a
+//   GlassError), and two inputs in three render that moment below;
 // - `Renderer.prepare` (validate, fit images, lower, compile, size checks) with a
 //   small procedural image for every image the scene names, and a pixel limit of
 //   `prepareMaxPixels`, returns a render of the scene's pixel size or throws a
@@ -43,7 +45,7 @@ func image(for path: String) -> RGBAImage {
 /// The test function libFuzzer runs on each input.
 let fuzzScene: FuzzTest = { data, size in
   let bytes = FuzzDriver.bytes(data, size)
-  let scene: Scene
+  var scene: Scene
   do {
     scene = try Scene(json: bytes)
   } catch is GlassError {
@@ -66,6 +68,19 @@ let fuzzScene: FuzzTest = { data, size in
     }
   } catch {
     fatalError("fuzz-scene: the scene written back does not read: \(error)\nwritten:\n\(written)")
+  }
+  // A scene with a transition: a moment of it (the time from the input's length)
+  // is a scene that validates, or `frame(at:)` throws a GlassError; two inputs in
+  // three go on to render that moment instead of the scene as read.
+  if scene.transition != nil {
+    do {
+      let moment = try scene.frame(at: Double(size % 45) / 60)
+      try moment.validate()
+      if size % 3 != 0 { scene = moment }
+    } catch is GlassError {
+    } catch {
+      fatalError("fuzz-scene: a moment of the transition threw an error that is not a GlassError: \(error)")
+    }
   }
   var decoded: [String: RGBAImage] = [:]
   for (_, path) in scene.imageReferences { decoded[path] = image(for: path) }
