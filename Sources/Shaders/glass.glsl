@@ -16,7 +16,10 @@ uniform sampler2D u_source3;
 uniform ivec2 u_backdropOrigin;
 uniform int u_count;
 uniform float u_blendRadius;
-// Per member (GlassMember, GlassAppearance):
+// Per member (GlassMember, GlassAppearance). MAX_MEMBERS is 1 for a single
+// shape (its own program: no loops, constant indices; llvmpipe runs the
+// looping program about twice as slowly for one shape) and
+// GlassComposite.maximumMembers for a blended group.
 uniform vec4 u_shape[MAX_MEMBERS];    // kind, corner exponent
 uniform vec4 u_box[MAX_MEMBERS];      // centre xy, half size zw (pixels)
 uniform vec4 u_radii[MAX_MEMBERS];    // corner extents (pixels)
@@ -107,12 +110,16 @@ void main() {
   vec4 rim = u_rim[0];
   vec4 sources = u_sources[0];
   vec4 glow = u_glow[0];
+#if MAX_MEMBERS > 1
   if (u_count > 1) {
-    n = memberNormal(0, p);
-    haveNormal = true;
     for (int i = 1; i < u_count; i++) {
       float di = memberDistance(i, p);
       if (di >= d + k) continue;
+      // The first member's normal, once another one comes within reach.
+      if (!haveNormal) {
+        n = memberNormal(0, p);
+        haveNormal = true;
+      }
       vec2 ni = memberNormal(i, p);
       vec2 m = smoothMin(d, di, blendRadius(k, n, ni));
       d = m.x;
@@ -136,8 +143,14 @@ void main() {
       }
     }
   }
+#endif
   float coverage = clamp(0.5 - d, 0.0, 1.0);
   float shadow = 0.0;
+#if MAX_MEMBERS == 1
+  if (coverage < 1.0 && u_shadow[0].x > 0.0) {
+    shadow = u_shadow[0].x * gaussianEdge(memberDistance(0, p - u_shadow[0].zw) / u_shadow[0].y);
+  }
+#else
   if (coverage < 1.0) {
     // One shadow: the blended field of the members that cast one, each at its
     // offset, folded as the body is.
@@ -175,6 +188,7 @@ void main() {
     }
     if (any) shadow = look.x * gaussianEdge(sd / look.y);
   }
+#endif
   vec4 body = vec4(0.0);
   if (coverage > 0.0) {
     float depth = -d;

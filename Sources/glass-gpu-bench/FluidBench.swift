@@ -147,12 +147,14 @@ struct FluidBench: ParsableCommand {
     // differs from it only in its glass passes.
     let prepared = try cases.map { try Renderer.prepare($0.scene, images: images) }
     let onePasses = try Renderer.prepare(one, images: images).passCount
-    print("lowering: passes of each prepared graph; glass passes = passes - (a container of one capsule's) + 1")
+    print(
+      "lowering: passes of each prepared graph; glass passes = passes - (a container of one capsule's) + 1 "
+        + "(a blended body's pass is cut into cells, each drawing the members that can change it)")
     for (c, p) in zip(cases, prepared) where !c.expected.isEmpty {
       let glass = p.passCount - onePasses + 1
       print("  \(pad(c.label, 34)) \(p.passCount) passes, \(glass) glass pass\(glass == 1 ? "" : "es")")
-      guard glass == c.expected.count else {
-        throw BenchFailure("\(c.label): \(glass) glass passes, expected \(c.expected.count)")
+      guard glass >= c.expected.count else {
+        throw BenchFailure("\(c.label): \(glass) glass passes, expected at least \(c.expected.count)")
       }
     }
     try traceGlassPasses(cases.filter { !$0.expected.isEmpty }, folder: folder)
@@ -209,7 +211,7 @@ struct FluidBench: ParsableCommand {
       print("trace: skipped, glass-gpu is not built beside this binary (swift build -c release --product glass-gpu)")
       return
     }
-    print("trace: the glass passes of GLASS_GPU_TRACE=1 glass-gpu render --backend cpu (name: members)")
+    print("trace: the glass bodies of GLASS_GPU_TRACE=1 glass-gpu render --backend cpu (name: members)")
     for (index, c) in cases.enumerated() {
       let scenePath = folder.appendingPathComponent("blend-\(index).json").path
       try Data(c.scene.json.utf8).write(to: URL(fileURLWithPath: scenePath))
@@ -235,8 +237,25 @@ struct FluidBench: ParsableCommand {
         guard tokens.count > 5, tokens[tokens.count - 5] == "glass" else { return nil }
         return tokens[0..<(tokens.count - 5)].joined(separator: " ")
       }
-      let members = glassPasses.map { ($0.split(separator: " ").last ?? "").split(separator: "+").count }
-      let listed = zip(glassPasses, members).map { "\($0): \($1)" }.joined(separator: ", ")
+      // A cell of a body is "BODY [MEMBERS]"; the body's name ends in its members.
+      var bodies: [String] = []
+      var cellMembers: [Int] = []
+      for name in glassPasses {
+        var body = name
+        if let open = name.range(of: " [") {
+          body = String(name[..<open.lowerBound])
+          cellMembers.append(name[open.upperBound...].split(separator: ",").count)
+        }
+        if !bodies.contains(body) { bodies.append(body) }
+      }
+      let members = bodies.map { ($0.split(separator: " ").last ?? "").split(separator: "+").count }
+      var listed = zip(bodies, members).map { "\($0): \($1)" }.joined(separator: ", ")
+      if !cellMembers.isEmpty {
+        let counts = Dictionary(grouping: cellMembers, by: { $0 }).sorted { $0.key < $1.key }
+        listed +=
+          "; in \(cellMembers.count) cells drawing "
+          + counts.map { "\($0.key) member\($0.key == 1 ? "" : "s") (\($0.value.count))" }.joined(separator: ", ")
+      }
       print("  \(pad(c.label, 34)) \(listed)")
       guard members == c.expected else {
         throw BenchFailure("\(c.label): glass passes with \(members) members, expected \(c.expected)")

@@ -17,6 +17,8 @@ public struct GlassEffect: Effect, Hashable {
 
   /// The group.
   public var parameters: GlassComposite
+  /// The side of the cells its pass is cut into, pixels (`cells`).
+  var cellPixels = Self.cellPixels
 
   /// The glass of a group.
   public init(_ parameters: GlassComposite) {
@@ -78,9 +80,137 @@ public struct GlassEffect: Effect, Hashable {
       $0.union($1)
     }
     guard let rect = destination.rect(bounds, in: graph) else { return }
-    graph.addPass(
-      destination.name ?? "glass", .glass(composite), inputs: inputs, output: destination.image, rect: rect,
-      blend: destination.blend)
+    let name = destination.name ?? "glass"
+    let cells = Self.cells(composite, in: rect, cell: cellPixels)
+    for cell in cells {
+      var part = composite
+      part.members = cell.members.map { composite.members[$0] }
+      graph.addPass(
+        cells.count == 1 ? name : "\(name) [\(cell.members.map(String.init).joined(separator: ","))]", .glass(part),
+        inputs: inputs, output: destination.image, rect: cell.rect, blend: destination.blend)
+    }
+  }
+
+  /// The side of the cells a group's pass is cut into, in pixels.
+  static let cellPixels = 32
+
+  /// A group's pass cut into rectangles, each drawn with only the members that
+  /// can change its pixels (in paint order): a pixel far from a member renders
+  /// the same without it, so most of a group draws one or two members at a time
+  /// (and a single member takes the program without loops).
+  ///
+  /// Why leaving members out changes nothing (`glass.glsl`'s fold, for the body's
+  /// distances and again for the shadow's at each member's offset): the fold skips
+  /// member j where d_j >= d + k (d: the fold so far, k: the blend radius), and
+  /// the fold so far is never above the distance of any member already folded in.
+  /// So once a kept member has been folded, a left-out member j with
+  /// d_j >= d_i + k for some kept i before it is skipped. Left-out members before the first
+  /// kept one fold among themselves to at least their least distance minus k/4
+  /// each (the smooth minimum's dip); when that is still k beyond every kept
+  /// member, the first kept member takes over whole (weight 0). Over a cell of
+  /// half diagonal r, each distance lies within r + 1 px of its value at the
+  /// centre (the distances are 1-Lipschitz), plus the spread of a box's corner
+  /// radii. Cells with the same members are merged along rows, then runs
+  /// down columns; a test renders groups cut and whole and finds them byte-identical.
+  static func cells(
+    _ composite: GlassComposite, in rect: PixelRect, cell: Int = cellPixels
+  )
+    -> [(rect: PixelRect, members: [Int])]
+  {
+    let members = composite.members
+    guard members.count > 1 else { return [(rect, Array(members.indices))] }
+    var merged: [(rect: PixelRect, members: [Int])] = []
+    for y in stride(from: rect.y, to: rect.maxY, by: cell) {
+      var row: [(rect: PixelRect, members: [Int])] = []
+      for x in stride(from: rect.x, to: rect.maxX, by: cell) {
+        let r = PixelRect(x: x, y: y, width: min(cell, rect.maxX - x), height: min(cell, rect.maxY - y))
+        let list = kept(composite, around: r)
+        if let last = row.last, last.members == list, last.rect.maxX == r.x {
+          row[row.count - 1].rect.width += r.width
+        } else {
+          row.append((r, list))
+        }
+      }
+      // A run with the same columns and members as one ending just above extends it.
+      for run in row {
+        if let i = merged.firstIndex(where: {
+          $0.rect.maxY == y && $0.rect.x == run.rect.x && $0.rect.width == run.rect.width && $0.members == run.members
+        }) {
+          merged[i].rect.height += run.rect.height
+        } else {
+          merged.append(run)
+        }
+      }
+    }
+    return merged
+  }
+
+  /// The members that can change some pixel of `cell`, in paint order (see `cells`).
+  static func kept(_ composite: GlassComposite, around cell: PixelRect) -> [Int] {
+    let members = composite.members
+    let k = composite.blendRadius
+    let cx = Float(cell.x) + Float(cell.width) / 2
+    let cy = Float(cell.y) + Float(cell.height) / 2
+    let half = 0.5 * Float(cell.width * cell.width + cell.height * cell.height).squareRoot()
+    // Each member's distance within the cell lies within `margins[i]` of its value
+    // at the centre: the half diagonal (the distances are 1-Lipschitz), a pixel
+    // for rounding, and the spread of its corner radii (the distance of a box
+    // whose corners differ can step where a quadrant meets the next).
+    let margins = members.map { m in
+      let r = m.shape.radii
+      return half + 1 + (m.shape.kind == .roundedBox ? r.max() - r.min() : 0)
+    }
+    // The two fields at the centre: the body's, and the shadow's of the members
+    // that cast one.
+    let fields: [[Float?]] = [
+      members.map { Optional($0.shape.distance(cx, cy)) },
+      members.map { m in
+        m.shadowOpacity > 0 ? m.shape.distance(cx - m.shadowOffset.x, cy - m.shadowOffset.y) : nil
+      },
+    ]
+    var keep = Set<Int>()
+    for field in fields {
+      if let nearest = field.indices.filter({ field[$0] != nil }).min(by: { (field[$0] ?? 0) < (field[$1] ?? 0) }) {
+        keep.insert(nearest)
+      }
+    }
+    while true {
+      var next = keep
+      for field in fields {
+        let folded = members.indices.filter { field[$0] != nil }
+        guard let first = folded.first(where: { keep.contains($0) }) else { continue }
+        func lower(_ j: Int) -> Float { (field[j] ?? 0) - margins[j] }
+        func upper(_ j: Int) -> Float { (field[j] ?? 0) + margins[j] }
+        // After the first kept member the fold is at most the least kept
+        // distance so far: a member k beyond that is skipped.
+        var least = Float.infinity
+        for j in folded where j >= first {
+          if keep.contains(j) {
+            least = min(least, upper(j))
+          } else if lower(j) < least + k {
+            next.insert(j)
+          }
+        }
+        // Those before the first kept one must fold to k beyond it, after their
+        // own dips (a step dips k/4 below the lesser only where the two can be
+        // within k of each other).
+        let before = folded.filter { $0 < first }
+        var low = Float.infinity
+        var high = Float.infinity
+        for j in before {
+          let blends = low.isFinite && lower(j) < high + k && low < upper(j) + k
+          low = min(low, lower(j)) - (blends ? k / 4 : 0)
+          high = min(high, upper(j))
+        }
+        // Otherwise the nearest of them is kept too, and the rest are looked at
+        // again against it.
+        if low < upper(first) + k, let nearest = before.min(by: { lower($0) < lower($1) }) {
+          next.insert(nearest)
+        }
+      }
+      if next == keep { return members.indices.filter { keep.contains($0) } }
+      keep = next
+    }
   }
 
   // MARK: From layers to members

@@ -115,11 +115,14 @@ extension CPUKernels {
     var haveNormal = false
     var look = looks[0]
     if count > 1 {
-      n = members[0].shape.normal(p.x, p.y)
-      haveNormal = true
       for i in 1..<count {
         let di = members[i].shape.distance(p.x, p.y)
         if di >= d + k { continue }
+        // The first member's normal, once another one comes within reach.
+        if !haveNormal {
+          n = members[0].shape.normal(p.x, p.y)
+          haveNormal = true
+        }
         let ni = members[i].shape.normal(p.x, p.y)
         let (blended, w) = GlassProfile.smoothMin(d, di, GlassProfile.blendRadius(k, n, ni))
         d = blended

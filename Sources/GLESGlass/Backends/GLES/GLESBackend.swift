@@ -676,7 +676,8 @@ final class GLESState {
       glUseProgram(program.name)
       try program.apply(DrawImageUniforms(parameters: parameters, fullCoverage: full))
     case .glass(let parameters):
-      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: [outputDefine]))
+      program = try self.program(
+        ProgramKey(primitive: pass.primitive.name, defines: [GlassUniforms.define(parameters), outputDefine]))
       glUseProgram(program.name)
       try program.apply(GlassUniforms(parameters: parameters, inputs: inputs.count))
     case .copy(let parameters):

@@ -77,10 +77,7 @@ struct ProgramKey: Hashable, CustomStringConvertible {
       default: preconditionFailure("no GLSL file for primitive \(primitive)")
       }
     var source = "#version 300 es\n"
-    for define in defines + [
-      "MAX_RADIUS \(BlurPlan.maximumRadius)", "MAX_STOPS \(Paint.maximumStops)",
-      "MAX_MEMBERS \(GlassComposite.maximumMembers)",
-    ] {
+    for define in defines + ["MAX_RADIUS \(BlurPlan.maximumRadius)", "MAX_STOPS \(Paint.maximumStops)"] {
       source += "#define \(define)\n"
     }
     source += "#line 1 1\n" + ShaderSource.common + "\n#line 1 2\n" + body

@@ -128,6 +128,16 @@ struct GlassUniforms: ShaderUniforms {
   /// How many backdrop images are bound (units 0 ..< inputs).
   var inputs: Int
 
+  /// The length of the per-member arrays of the program that draws `composite`:
+  /// 1 for a single shape, `GlassComposite.maximumMembers` for a group
+  /// (`glass.glsl`'s MAX_MEMBERS).
+  static func capacity(_ composite: GlassComposite) -> Int {
+    composite.members.count == 1 ? 1 : GlassComposite.maximumMembers
+  }
+
+  /// The program's #define for `composite`.
+  static func define(_ composite: GlassComposite) -> String { "MAX_MEMBERS \(capacity(composite))" }
+
   func encode(into encoder: inout UniformEncoder) {
     let p = parameters
     for unit in 0..<GlassComposite.maximumSources {
@@ -135,10 +145,12 @@ struct GlassUniforms: ShaderUniforms {
       encoder.set("u_source\(unit)", .sampler(unit: Int32(min(unit, max(inputs - 1, 0))), integer: false))
     }
     encoder.set("u_backdropOrigin", .ivec2(Int32(p.backdropOrigin.x), Int32(p.backdropOrigin.y)))
-    encoder.set("u_count", .int(Int32(p.members.count)))
-    encoder.set("u_blendRadius", .float(p.blendRadius))
+    if Self.capacity(p) > 1 {
+      encoder.set("u_count", .int(Int32(p.members.count)))
+      encoder.set("u_blendRadius", .float(p.blendRadius))
+    }
     let looks = p.members.map(GlassAppearance.init)
-    let padding = [SIMD4<Float>](repeating: .zero, count: GlassComposite.maximumMembers - p.members.count)
+    let padding = [SIMD4<Float>](repeating: .zero, count: Self.capacity(p) - p.members.count)
     func array(_ name: String, _ values: [SIMD4<Float>]) { encoder.set(name, .vec4Array(values + padding)) }
     array("u_shape", p.members.map { SIMD4(Float($0.shape.kind.rawValue), $0.shape.exponent, 0, 0) })
     array(
