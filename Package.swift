@@ -31,7 +31,12 @@ let package = Package(
     .executableTarget(name: "shader-embed"),
     .plugin(name: "EmbedShaders", capability: .buildTool(), dependencies: ["shader-embed"]),
     .target(name: "Shaders", plugins: ["EmbedShaders"]),
-    .target(name: "GLESGlass", dependencies: ["CEGL", "COutputGuard", "CPNG", "Shaders"]),
+    // Private C plumbing: HarfBuzz shapes text, FreeType rasterises glyphs,
+    // fontconfig finds fonts. Only GLESGlass imports it.
+    .systemLibrary(
+      name: "CText", pkgConfig: "harfbuzz",
+      providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"])]),
+    .target(name: "GLESGlass", dependencies: ["CEGL", "COutputGuard", "CPNG", "CText", "Shaders"]),
     .executableTarget(
       name: "glass-gpu",
       dependencies: ["GLESGlass", .product(name: "ArgumentParser", package: "swift-argument-parser")]

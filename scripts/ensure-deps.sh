@@ -4,10 +4,14 @@
 # otherwise prints the command to install them and fails.
 set -euo pipefail
 
-# Build: EGL, GLES 3, libpng and libdeflate headers. Run: glvnd's EGL/GLES, Mesa's
-# EGL vendor and its DRI drivers (llvmpipe), libpng, libdeflate.
-packages=(libegl-dev libgles-dev libpng-dev libdeflate-dev libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri
-  libpng16-16 libdeflate0)
+# Build: EGL, GLES 3, libpng, libdeflate, HarfBuzz, FreeType and fontconfig headers.
+# Run: glvnd's EGL/GLES, Mesa's EGL vendor and its DRI drivers (llvmpipe), libpng,
+# libdeflate, HarfBuzz, FreeType, fontconfig and the default font, Inter. Tests:
+# hb-shape (HarfBuzz's own shaping, the oracle of the text tests) and fonts for
+# Arabic and Hebrew (DejaVu) and Devanagari (Lohit).
+packages=(libegl-dev libgles-dev libpng-dev libdeflate-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev
+  libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libpng16-16 libdeflate0 libharfbuzz0b libfreetype6 libfontconfig1
+  fonts-inter libharfbuzz-bin fonts-dejavu-core fonts-lohit-deva)
 
 if ! command -v swift >/dev/null 2>&1; then
   echo "glass-gpu needs a Swift 6 toolchain on PATH (https://www.swift.org/install/linux/)." >&2

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+@testable import GLESGlass
+
+/// Shaping is HarfBuzz's: every run `TextShaper` makes has the glyph ids, clusters,
+/// advances and offsets that HarfBuzz's own command-line shaper, `hb-shape`
+/// (Debian's libharfbuzz-bin), gives for the same font file, text, script and
+/// direction, with the same text around it as context.
+@Suite("Text: shaping")
+struct TextShapingTests {
+  static let inter = "/usr/share/fonts/opentype/inter/Inter-Regular.otf"
+  static let dejavu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+  static let lohit = "/usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf"
+
+  /// hb-shape's glyphs for `text` (context around it), as JSON records.
+  static func hbShape(
+    font: String, text: String, script: String, rightToLeft: Bool, before: String, after: String
+  ) throws -> [ShapedGlyph] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/hb-shape")
+    process.arguments = [
+      "--output-format=json", "--no-glyph-names", "--script=\(script)", "--direction=\(rightToLeft ? "rtl" : "ltr")",
+      "--text-before=\(before)", "--text-after=\(after)", font, text,
+    ]
+    process.environment = ["LANG": "C.UTF-8"]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "hb-shape \(process.arguments ?? [])")
+    struct Record: Decodable {
+      var g: UInt32
+      var cl: Int
+      var dx: Int32
+      var dy: Int32
+      var ax: Int32
+      var ay: Int32
+    }
+    return try JSONDecoder().decode([Record].self, from: data).map {
+      ShapedGlyph(id: $0.g, cluster: $0.cl, xAdvance: $0.ax, yAdvance: $0.ay, xOffset: $0.dx, yOffset: $0.dy)
+    }
+  }
+
+  /// Each run against hb-shape. hb-shape numbers clusters from the start of its
+  /// text (the run), `TextShaper` from the start of the whole text.
+  static func check(_ text: String, font: String, expectScripts: [String]) throws {
+    let face = try FontLibrary.shared.face(path: font)
+    let runs = TextShaper.shape(text, face: face)
+    let scalars = Array(text.unicodeScalars)
+    #expect(Set(runs.map(\.script)) == Set(expectScripts), "\(text): scripts \(runs.map(\.script))")
+    for run in runs {
+      let string = { (r: Range<Int>) in String(String.UnicodeScalarView(scalars[r])) }
+      let expected = try hbShape(
+        font: run.face.path, text: string(run.scalars), script: run.script, rightToLeft: run.isRightToLeft,
+        before: string(0..<run.scalars.lowerBound), after: string(run.scalars.upperBound..<scalars.count))
+      let got = run.glyphs.map { g in
+        var g = g
+        g.cluster -= run.scalars.lowerBound
+        return g
+      }
+      #expect(got == expected, "\(text), run \(run.script) in \(run.face.path)")
+      #expect(!got.isEmpty && got.allSatisfy { $0.id != 0 }, "\(text): no missing glyphs in \(run.script)")
+    }
+  }
+
+  @Test("hb-shape is installed (scripts/ensure-deps.sh installs libharfbuzz-bin)")
+  func oracleInstalled() {
+    #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/hb-shape"))
+  }
+
+  @Test(
+    "Latin with kerning and ligatures, Arabic, Hebrew, Devanagari: HarfBuzz's glyphs and positions",
+    arguments: [
+      ("AVATAR", inter, ["Latn"]), ("office fluffy → 1/2", inter, ["Latn"]), ("Hello, World!", inter, ["Latn"]),
+      ("مرحبا بالعالم", dejavu, ["Arab"]), ("שָׁלוֹם עוֹלָם", dejavu, ["Hebr"]),
+      ("नमस्ते दुनिया", lohit, ["Deva"]),
+    ])
+  func scripts(_ text: String, _ font: String, _ expectScripts: [String]) throws {
+    try Self.check(text, font: font, expectScripts: expectScripts)
+  }
+
+  @Test("mixed scripts: runs in the font asked for and in fallbacks, each HarfBuzz's")
+  func mixed() throws {
+    try Self.check("Hello مرحبا and नमस्ते!", font: Self.inter, expectScripts: ["Latn", "Arab", "Deva"])
+    let face = try FontLibrary.shared.face(path: Self.inter)
+    let text = "Hello مرحبا and नमस्ते!"
+    let scalars = Array(text.unicodeScalars)
+    let runs = TextShaper.shape(text, face: face)
+    // Inter has Latin, not Arabic or Devanagari: their letters fall back (the
+    // closing "!" stays in Inter, which has it).
+    let lettered = runs.filter { run in scalars[run.scalars].contains { $0.properties.isAlphabetic } }
+    #expect(lettered.filter { $0.script == "Latn" }.allSatisfy { $0.face === face })
+    #expect(lettered.filter { $0.script != "Latn" }.allSatisfy { $0.face !== face })
+    #expect(lettered.filter { $0.script != "Latn" }.count == 2)
+    // A right-to-left paragraph reads its runs from the right.
+    let rtl = TextShaper.shape("שלום world", face: try FontLibrary.shared.face(path: Self.dejavu))
+    #expect(rtl.map(\.script) == ["Latn", "Hebr"])
+  }
+
+  @Test("a missing file and a file that is not a font are clear errors")
+  func badFonts() throws {
+    let missing = #expect(throws: GlassError.self) { try FontLibrary.shared.face(path: "/nonexistent/font.ttf") }
+    #expect(missing?.code == .fileUnreadable && missing?.message.contains("/nonexistent/font.ttf") == true)
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let notFont = folder.appendingPathComponent("font.ttf")
+    try Data("not a font".utf8).write(to: notFont)
+    let bad = #expect(throws: GlassError.self) { try FontLibrary.shared.face(path: notFont.path) }
+    #expect(bad?.message.contains("is not a font") == true, "\(String(describing: bad))")
+  }
+
+  @Test("fontconfig finds Inter's weights by family, and no family it does not have")
+  func families() throws {
+    let regular = try #require(FontLibrary.shared.match(family: "Inter", weight: .regular))
+    let bold = try #require(FontLibrary.shared.match(family: "Inter", weight: .bold))
+    #expect(regular.path.hasSuffix("Inter-Regular.otf") && bold.path.hasSuffix("Inter-Bold.otf"), "\(regular) \(bold)")
+    #expect(FontLibrary.shared.match(family: "No Such Family", weight: .regular) == nil)
+  }
+}
