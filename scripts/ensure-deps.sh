@@ -4,12 +4,13 @@
 # otherwise prints the command to install them and fails.
 set -euo pipefail
 
-# Build: EGL, GLES 3, libpng, libdeflate, HarfBuzz, FreeType and fontconfig headers.
+# Build: pkgconf (pkg-config: SwiftPM finds HarfBuzz through it); EGL, GLES 3, libpng,
+# libdeflate, HarfBuzz, FreeType and fontconfig headers.
 # Run: glvnd's EGL/GLES, Mesa's EGL vendor and its DRI drivers (llvmpipe), libpng,
 # libdeflate, HarfBuzz, FreeType, fontconfig and the default font, Inter. Tests:
 # hb-shape (HarfBuzz's own shaping, the oracle of the text tests) and fonts for
 # Arabic and Hebrew (DejaVu) and Devanagari (Lohit).
-packages=(libegl-dev libgles-dev libpng-dev libdeflate-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev
+packages=(pkgconf libegl-dev libgles-dev libpng-dev libdeflate-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev
   libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libpng16-16 libdeflate0 libharfbuzz0b libfreetype6 libfontconfig1
   fonts-inter libharfbuzz-bin fonts-dejavu-core fonts-lohit-deva)
 
