@@ -7,6 +7,7 @@
 #include FT_FREETYPE_H
 #include FT_TRUETYPE_TABLES_H
 #include FT_MULTIPLE_MASTERS_H
+#include FT_OUTLINE_H
 #include <hb.h>
 #include <hb-ft.h>
 #include <fontconfig/fontconfig.h>
