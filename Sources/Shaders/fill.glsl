@@ -1,5 +1,5 @@
 // Primitive Fill (Backends/CPU/CPUKernels+Scene.swift fill): a paint times the
-// anti-aliased coverage of a shape. Paint kind 0 one colour, 1 linear gradient
+// anti-aliased coverage of a shape, and with MASK times a mask's alpha. Paint kind 0 one colour, 1 linear gradient
 // (t = projection of p on start -> end), 2 radial (t = (|p - centre| - r0) / (r1 - r0));
 // colours are premultiplied linear, interpolated linearly between stops.
 uniform int u_paintKind;
@@ -7,6 +7,18 @@ uniform int u_stopCount;
 uniform vec4 u_colors[MAX_STOPS];
 uniform float u_locations[MAX_STOPS];
 uniform vec4 u_geometry;   // linear: start xy, end zw; radial: centre xy, r0, r1 (pixels)
+#ifdef MASK
+uniform sampler2D u_mask;  // coverage in alpha, read with texelFetch
+uniform ivec2 u_maskOrigin;
+
+// CPUKernels.fill: the mask's alpha at p, 0 outside the mask.
+float maskCoverage(vec2 p) {
+  ivec2 i = ivec2(floor(p)) - u_maskOrigin;
+  ivec2 size = textureSize(u_mask, 0);
+  if (i.x < 0 || i.y < 0 || i.x >= size.x || i.y >= size.y) return 0.0;
+  return texelFetch(u_mask, i, 0).a;
+}
+#endif
 
 // Paint.parameter.
 float paintParameter(vec2 p) {
@@ -41,5 +53,9 @@ vec4 paintColor(vec2 p) {
 
 void main() {
   vec2 p = gl_FragCoord.xy;
+#ifdef MASK
+  emit(paintColor(p) * (shapeCoverage(p) * maskCoverage(p)));
+#else
   emit(paintColor(p) * shapeCoverage(p));
+#endif
 }

@@ -11,7 +11,7 @@ public enum Primitive: Hashable, Sendable {
   case convolve(Convolve)
   /// Doubles the resolution by bilinear interpolation (weights 3/4, 1/4).
   case upsample(Upsample)
-  /// A colour or gradient times a shape's anti-aliased coverage.
+  /// A colour or gradient times a shape's anti-aliased coverage (and a mask's).
   case fill(FillShape)
   /// An image placed 1:1, times its clip shape's coverage.
   case drawImage(DrawImage)
@@ -122,6 +122,10 @@ public struct FillShape: Hashable, Sendable {
   public var shape: ShapeGeometry
   /// The colour or gradient, in target pixels.
   public var paint: Paint
+  /// With a mask: the target pixel of the mask's top-left pixel. The pass then
+  /// reads one input, the mask, whose alpha multiplies the coverage (0 outside it):
+  /// text is a paint times its glyphs' coverage.
+  public var mask: PixelPoint? = nil
 }
 
 /// A colour or gradient in pixels, premultiplied linear: what `FillShape` paints.

@@ -135,6 +135,9 @@ public struct RenderGraph: Sendable {
     blend: Bool = false
   ) {
     precondition(!blend || self[output].descriptor.format == .linearHalf, "only linear images blend")
+    if case .fill(let fill) = primitive {
+      precondition(inputs.count == (fill.mask == nil ? 0 : 1), "a fill reads its mask, and nothing else")
+    }
     passes.append(Pass(name: name, primitive: primitive, inputs: inputs, output: output, rect: rect, blend: blend))
   }
 

@@ -137,7 +137,11 @@ extension CPUBackend: RenderBackend {
       var target = target
       target.blend = pass.blend
       if case .fill(let p) = pass.primitive {
-        CPUKernels.fill(p, rect: pass.rect, target: target)
+        if let mask = inputs.first {
+          withSource(mask) { CPUKernels.fill(p, mask: $0, rect: pass.rect, target: target) }
+        } else {
+          CPUKernels.fill(p, mask: nil, rect: pass.rect, target: target)
+        }
         return
       }
       let input = inputs[0]

@@ -7,13 +7,21 @@ extension CPUKernels {
   // MARK: fill.glsl
 
   /// `paint(p) * coverage(p)`.
-  static func fill(_ p: FillShape, rect: PixelRect, target: Target) {
+  static func fill(_ p: FillShape, mask: Source?, rect: PixelRect, target: Target) {
     parallelRows(rect.y..<rect.maxY, cost: rect.pixelCount * 8) { rows in
       for y in rows {
         let cy = Float(y) + 0.5
         for x in rect.x..<rect.maxX {
           let point = SIMD2(Float(x) + 0.5, cy)
-          target.store(p.paint.color(point) * p.shape.coverage(point.x, point.y), x: x, y: y)
+          var coverage = p.shape.coverage(point.x, point.y)
+          if let mask, let origin = p.mask {
+            // The mask's alpha, 0 outside it.
+            let mx = x - origin.x
+            let my = y - origin.y
+            let inside = mx >= 0 && my >= 0 && mx < mask.width && my < mask.height
+            coverage *= inside ? mask.pixels[my * mask.width + mx].w : 0
+          }
+          target.store(p.paint.color(point) * coverage, x: x, y: y)
         }
       }
     }

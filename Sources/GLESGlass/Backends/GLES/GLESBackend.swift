@@ -665,8 +665,9 @@ final class GLESState {
       try program.apply(UpsampleUniforms(parameters: parameters))
     case .fill(let parameters):
       let full = parameters.shape.coversFully(pass.rect)
-      program = try self.program(
-        ProgramKey(primitive: pass.primitive.name, defines: [full ? "FULL_COVERAGE" : "SHAPE", outputDefine]))
+      var defines = [full ? "FULL_COVERAGE" : "SHAPE", outputDefine]
+      if parameters.mask != nil { defines.append("MASK") }
+      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: defines))
       glUseProgram(program.name)
       try program.apply(FillUniforms(parameters: parameters, fullCoverage: full))
     case .drawImage(let parameters):

@@ -95,6 +95,10 @@ struct FillUniforms: ShaderUniforms {
     encoder.set("u_locations", .floatArray(paint.locations + [Float](repeating: 1, count: padding)))
     encoder.set("u_geometry", .vec4(paint.geometry))
     if !fullCoverage { ShapeUniforms(shape: parameters.shape).encode(into: &encoder) }
+    if let origin = parameters.mask {
+      encoder.set("u_mask", .sampler(unit: 0, integer: false))
+      encoder.set("u_maskOrigin", .ivec2(Int32(origin.x), Int32(origin.y)))
+    }
   }
 }
 
