@@ -15,6 +15,7 @@ public enum ProceduralIcons {
     ("plus", plus), ("gear", gear), ("bolt", bolt), ("magnifier", magnifier), ("checkmark", checkmark),
     ("person", person), ("envelope", envelope), ("lock", lock), ("scribble", scribble), ("eraser", eraser),
     ("cloud.bolt.rain", cloudBoltRain), ("sun.rain", sunRain), ("moon.stars", moonStars), ("moon", moon),
+    ("flag", flag),
   ]
 
   /// A storm, as cloud.bolt.rain.fill: a cloud, a bolt cut through its foot, a rain streak either side.
@@ -64,6 +65,22 @@ public enum ProceduralIcons {
   public static func moon(size: Int) -> RGBAImage {
     draw(size) { p in
       SDF.crescent(p, center: P(0.48, 0.52), radius: 0.31, biteRadius: 0.25, biteOffset: 0.25) - 0.02
+    }
+  }
+
+  /// A flag, as flag.fill: a pole on the left and a cloth that waves, its top and
+  /// bottom edges one sine wave, filled between them.
+  public static func flag(size: Int) -> RGBAImage {
+    draw(size) { p in
+      let pole = SDF.segment(p, P(0.24, 0.17), P(0.24, 0.84), width: 0.07)
+      // The cloth: x in 0.24 ... 0.8, between a waving top and bottom edge.
+      let wave = 0.035 * sin((p.x - 0.24) / 0.56 * 2 * .pi)
+      let top = 0.19 + wave
+      let bottom = 0.56 + wave
+      let vertical = max(top - p.y, p.y - bottom)
+      let horizontal = max(0.24 - p.x, p.x - 0.8)
+      let cloth = max(vertical, horizontal) - 0.02
+      return min(pole, cloth)
     }
   }
 
