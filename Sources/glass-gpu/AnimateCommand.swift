@@ -207,7 +207,7 @@ struct Animate: ParsableCommand {
   }
 
   /// Renders the frames in order, each prepared while the one before renders,
-  /// and hands each image to `body`.
+  /// and hands each image to `body`, once per frame.
   private func renderInOrder(
     _ frames: [Scene], directory: String, _ body: (Int, RGBAImage) throws -> Void
   ) throws {
@@ -220,13 +220,26 @@ struct Animate: ParsableCommand {
       let images = try file.loadImages(maxPixels: options.maxPixels, cache: cache)
       return try Renderer.prepare(scene, images: images, maxPixels: options.maxPixels)
     }
-    var pending = try options.naming { try renderer.submit(prepare(frames[0])) }
-    for index in frames.indices {
-      let next = index + 1 < frames.count ? try options.naming { try prepare(frames[index + 1]) } : nil
+    // A frame equal to the one before it (a held end) reuses its image.
+    var distinct: [(scene: Scene, count: Int)] = []
+    for frame in frames {
+      if let last = distinct.last, last.scene == frame {
+        distinct[distinct.count - 1].count += 1
+      } else {
+        distinct.append((frame, 1))
+      }
+    }
+    var index = 0
+    var pending = try options.naming { try renderer.submit(prepare(distinct[0].scene)) }
+    for (k, run) in distinct.enumerated() {
+      let next = k + 1 < distinct.count ? try options.naming { try prepare(distinct[k + 1].scene) } : nil
       var timings = RenderTimings()
       let image = try options.naming { try renderer.wait(pending, timings: &timings) }
       if let next { pending = try renderer.submit(next) }
-      try body(index, image)
+      for _ in 0..<run.count {
+        try body(index, image)
+        index += 1
+      }
     }
   }
 }

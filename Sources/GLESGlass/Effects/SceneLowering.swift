@@ -343,7 +343,7 @@ struct SceneLowering {
       // The backdrop: every pixel any member reads, grown by the widest blur margin,
       // whole coarse pixels at the deepest level. Beyond the canvas it is the canvas
       // mirrored.
-      let margin = blurs.values.map(\.plan.marginPixels).max() ?? 0
+      let margin = blurs.values.map { $0.inputMarginPixels(for: canvasRect.size) }.max() ?? 0
       let step = blurs.values.map(\.plan.scale).max() ?? 1
       // A member whose backdrop lies off the canvas still draws its shadow: it reads
       // the canvas under it.

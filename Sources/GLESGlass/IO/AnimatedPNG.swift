@@ -58,10 +58,11 @@ public struct AnimatedPNG: Sendable {
     guard frame.size == size else {
       throw GlassError(.invalidParameter, "frame \(framesAppended) is \(frame.size), the animation \(size)")
     }
-    guard case .eight(let samples) = frame.converted(to: .eight).samples else { return }
+    let frame = frame.converted(to: .eight)
+    guard case .eight(let samples) = frame.samples else { return }
     let rect = framesAppended == 0 ? PixelRect(size: size) : Self.changed(previous, samples, size: size)
     var part = RGBAImage(size: rect.size, depth: .eight)
-    part.copy(rect, from: frame.converted(to: .eight), to: PixelPoint(x: 0, y: 0))
+    part.copy(rect, from: frame, to: PixelPoint(x: 0, y: 0))
     previous = samples
     let png = try PNGCodec.encode(part, compression: compression)
     let chunks = try Self.chunks(of: png)

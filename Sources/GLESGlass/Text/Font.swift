@@ -99,7 +99,8 @@ final class FontLibrary: @unchecked Sendable {
   private let lock = NSLock()
   private var library: FT_Library?
   private var faces: [String: FontFace] = [:]
-  private var matches: [String: (path: String, index: Int)] = [:]
+  private var matches: [String: (path: String, index: Int)?] = [:]
+  private var fallbacks: [String: (path: String, index: Int)?] = [:]
 
   private init() {
     var library: FT_Library?
@@ -114,44 +115,54 @@ final class FontLibrary: @unchecked Sendable {
     return body(library)
   }
 
-  /// The face of `path`, opened once.
-  func face(path: String, index: Int = 0) throws -> FontFace {
-    let key = "\(index):\(path)"
+  /// The value cached under `key` in `table`, else `make()`'s, stored (made
+  /// outside the lock: opening a font or asking fontconfig takes a while).
+  private func cached<Value>(
+    _ table: ReferenceWritableKeyPath<FontLibrary, [String: Value]>, _ key: String, _ make: () throws -> Value
+  ) rethrows -> Value {
     lock.lock()
-    if let face = faces[key] {
+    if let hit = self[keyPath: table][key] {
       lock.unlock()
-      return face
+      return hit
     }
     lock.unlock()
-    let face = try FontFace(path: path, index: index)
+    let value = try make()
     lock.lock()
     defer { lock.unlock() }
-    if let existing = faces[key] { return existing }
-    faces[key] = face
-    return face
+    if let existing = self[keyPath: table][key] { return existing }
+    self[keyPath: table][key] = value
+    return value
+  }
+
+  /// The face of `path`, opened once.
+  func face(path: String, index: Int = 0) throws -> FontFace {
+    try cached(\.faces, "\(index):\(path)") { try FontFace(path: path, index: index) }
   }
 
   /// The file fontconfig matches to a family and weight, if it has that family
   /// (fontconfig always answers with some font; a match whose family differs is
   /// no match).
   func match(family: String, weight: FontWeight, italic: Bool = false) -> (path: String, index: Int)? {
-    let key = "\(family)|\(weight.rawValue)|\(italic)"
-    lock.lock()
-    if let hit = matches[key] {
-      lock.unlock()
-      return hit
+    cached(\.matches, "\(family)|\(weight.rawValue)|\(italic)") {
+      Self.fontconfig(family: family, weight: weight, italic: italic)
     }
-    lock.unlock()
-    guard let found = Self.fontconfig(family: family, weight: weight, italic: italic) else { return nil }
-    lock.lock()
-    matches[key] = found
-    lock.unlock()
-    return found
   }
 
   /// A font that has every character of `scalars`, from fontconfig's fallback
-  /// order for sans-serif text (nil when none has them all).
+  /// order for sans-serif text (nil when none has them all), asked once per set
+  /// of characters and weight: layout shapes the same text many times.
   func fallback(for scalars: [Unicode.Scalar], weight: FontWeight) -> (path: String, index: Int)? {
+    let distinct = Set(scalars).map(\.value).sorted()
+    return cached(\.fallbacks, "\(weight.rawValue)|" + distinct.map(String.init).joined(separator: ",")) {
+      Self.fontconfig(fallbackFor: scalars, weight: weight)
+    }
+  }
+
+  private static func fontconfig(
+    fallbackFor scalars: [Unicode.Scalar], weight: FontWeight
+  ) -> (
+    path: String, index: Int
+  )? {
     guard FcInit() != 0, let pattern = FcPatternCreate() else { return nil }
     defer { FcPatternDestroy(pattern) }
     let charset = FcCharSetCreate()
