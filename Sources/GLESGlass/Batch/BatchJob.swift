@@ -210,7 +210,7 @@ public struct BatchManifest: Sequence, Sendable {
         guard !path.isEmpty else { throw sceneNode.fail("the scene path is empty; name a scene file") }
         scene = .file(Self.resolve(path, in: directory))
       case .object:
-        let inline = try Scene(node: sceneNode)
+        let inline = try Scene(node: sceneNode, directory: directory)
         do {
           try inline.validate()
         } catch let error as GlassError {

@@ -17,8 +17,8 @@ struct SceneLowering {
   let images: SceneImages
   let depth: RGBAImage.Depth
 
-  private var scale: Double { Double(scene.scale) }
-  private var canvasRect: PixelRect { PixelRect(size: scene.pixelSize) }
+  var scale: Double { Double(scene.scale) }
+  var canvasRect: PixelRect { PixelRect(size: scene.pixelSize) }
 
   /// The graph.
   ///
@@ -51,15 +51,30 @@ struct SceneLowering {
       let name = "layer \(index)"
       switch layer {
       case .image(let layer): try lowerImage(layer, name: name, canvas: canvas, into: &graph)
-      case .shape(let layer): lowerShape(layer, name: name, canvas: canvas, into: &graph)
+      case .shape(let layer): try lowerShape(layer, index: index, name: name, canvas: canvas, into: &graph)
       case .material(let layer):
-        try lowerGlass([.material(layer)], name: name, container: nil, canvas: canvas, into: &graph)
-      case .glass(let layer):
-        try lowerGlass([.glass(layer)], name: name, container: nil, canvas: canvas, into: &graph)
-      case .container(let container):
         try lowerGlass(
-          container.unitedGlass.map { .glass($0) }, name: name, container: container.containerShape,
-          spacing: container.spacing, at: "layers[\(index)]", canvas: canvas, into: &graph)
+          [.material(layer)], name: name, layerIndex: index, contentPaths: ["layers[\(index)].content"],
+          container: nil, canvas: canvas, into: &graph)
+      case .glass(let layer):
+        try lowerGlass(
+          [.glass(layer)], name: name, layerIndex: index, contentPaths: ["layers[\(index)].content"],
+          container: nil, canvas: canvas, into: &graph)
+      case .container(let container):
+        let united = container.unitedGlass
+        // A union's members keep their content in order after the bodies; their
+        // paths are named by the glass they came from where the count allows.
+        let paths = united.indices.map { j in
+          united.count == container.glass.count ? "layers[\(index)].glass[\(j)].content" : "layers[\(index)]"
+        }
+        try lowerGlass(
+          united.map { .glass($0) }, name: name, layerIndex: index, contentPaths: paths,
+          container: container.containerShape, spacing: container.spacing, at: "layers[\(index)]", canvas: canvas,
+          into: &graph)
+      case .text(let layer):
+        try lowerContent(
+          GlassContent(layer.text, padding: 0, opacity: layer.opacity), in: layer.frame, layerIndex: index,
+          ground: .none, at: "layers[\(index)]", name: "\(name) text", canvas: canvas, into: &graph)
       }
     }
     let output = graph.makeOutput(size: size, format: .encoded(depth))
@@ -248,19 +263,28 @@ struct SceneLowering {
       blend: !replaces)
   }
 
-  private func lowerShape(_ layer: ShapeLayer, name: String, canvas: ImageHandle, into graph: inout RenderGraph) {
+  private func lowerShape(
+    _ layer: ShapeLayer, index: Int, name: String, canvas: ImageHandle, into graph: inout RenderGraph
+  ) throws {
     let shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape)
     // A rectangle on whole pixels touches exactly its frame; other shapes their
     // bounds grown by a pixel for the anti-aliased edge.
     let aligned = pixelFrame(layer.frame)
     let bounds = !aligned.isEmpty && shape.coversFully(aligned) ? aligned : shape.pixelBounds()
     let rect = bounds.intersection(canvasRect)
-    guard !rect.isEmpty else { return }
-    // An opaque fill covering every pixel it touches replaces them.
-    let replaces = layer.fill.isOpaque && shape.coversFully(rect)
-    graph.addPass(
-      "\(name) fill", .fill(FillShape(shape: shape, paint: paint(layer.fill, in: layer.frame))), inputs: [],
-      output: canvas, rect: rect, blend: !replaces)
+    let fill = paint(layer.fill, in: layer.frame)
+    if !rect.isEmpty {
+      // An opaque fill covering every pixel it touches replaces them.
+      let replaces = layer.fill.isOpaque && shape.coversFully(rect)
+      graph.addPass(
+        "\(name) fill", .fill(FillShape(shape: shape, paint: fill)), inputs: [], output: canvas, rect: rect,
+        blend: !replaces)
+    }
+    if let content = layer.content {
+      try lowerContent(
+        content, in: layer.frame, layerIndex: index, ground: .shape(shape, fill), at: "layers[\(index)].content",
+        name: "\(name) content", canvas: canvas, into: &graph)
+    }
   }
 
   // MARK: Glass and materials
@@ -278,7 +302,7 @@ struct SceneLowering {
     var frostPixels: Double
     var reads: PixelRect
     var writes: PixelRect
-    var content: (source: String, frame: PixelRect, opacity: Double)?
+    var content: (content: GlassContent, frame: PointRect, ground: ContentGround)?
   }
 
   func resolve(_ member: Member, container: ContainerShape?) -> Resolved {
@@ -288,18 +312,16 @@ struct SceneLowering {
       let bounds = shape.pixelBounds().intersection(canvasRect.insetBy(-2))
       return Resolved(
         member: GlassEffect.member(layer.material, shape: shape),
-        frostPixels: MaterialStyle.of(layer.material).blur * scale, reads: bounds, writes: bounds, content: nil)
+        frostPixels: MaterialStyle.of(layer.material).blur * scale, reads: bounds, writes: bounds,
+        content: layer.content.map { ($0, layer.frame, .material(layer.material)) })
     case .glass(let layer):
-      var content: (String, PixelRect, Double)?
-      if let c = layer.content, c.opacity > 0 {
-        content = (c.source, pixelFrame(layer.frame.insetBy(c.padding)), c.opacity)
-      }
+      let optics = GlassOptics(layer.glass.variant, overrides: layer.optics)
+      let content = layer.content.map { ($0, layer.frame, ContentGround.glass(layer.glass, optics)) }
       guard layer.glass.variant != .identity else {
         return Resolved(
           member: nil, frostPixels: 0, reads: PixelRect(x: 0, y: 0, width: 0, height: 0),
           writes: PixelRect(x: 0, y: 0, width: 0, height: 0), content: content)
       }
-      let optics = GlassOptics(layer.glass.variant, overrides: layer.optics)
       var shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape ?? container)
       if layer.glass.isInteractive && layer.glass.isPressed { shape = shape.scaled(by: Float(optics.pressedScale)) }
       let member = GlassEffect.member(layer.glass, optics: optics, shape: shape, frame: layer.frame, scale: scale)
@@ -318,8 +340,8 @@ struct SceneLowering {
   /// pass per blend group (`blendGroups`), in the order of each group's first
   /// member. `spacing` is the container's, in points; `at` its JSON path.
   private func lowerGlass(
-    _ members: [Member], name: String, container: ContainerShape?, spacing: Double = 0, at: String = "",
-    canvas: ImageHandle, into graph: inout RenderGraph
+    _ members: [Member], name: String, layerIndex: Int, contentPaths: [String], container: ContainerShape?,
+    spacing: Double = 0, at: String = "", canvas: ImageHandle, into graph: inout RenderGraph
   ) throws {
     let resolved = members.map { resolve($0, container: container) }
     let live = resolved.filter { $0.member != nil && !$0.writes.intersection(canvasRect).isEmpty }
@@ -379,19 +401,10 @@ struct SceneLowering {
       }
     }
     for (index, member) in resolved.enumerated() {
-      guard let content = member.content, !content.frame.isEmpty else { continue }
-      let rect = content.frame.intersection(canvasRect)
-      guard !rect.isEmpty else { continue }
-      let window = rect.offsetBy(-content.frame.x, -content.frame.y)
-      let source = try importFitted(content.source, frame: content.frame.size, mode: .fit, window: window, into: &graph)
-      graph.addPass(
-        "\(name) content \(index)",
-        .drawImage(
-          DrawImage(
-            origin: PixelPoint(x: rect.x, y: rect.y),
-            clip: Shape.rect.geometry(in: pointFrame(content.frame), scale: scale),
-            opacity: Float(min(max(content.opacity, 0), 1)))), inputs: [source],
-        output: canvas, rect: rect, blend: true)
+      guard let content = member.content else { continue }
+      try lowerContent(
+        content.content, in: content.frame, layerIndex: layerIndex, ground: content.ground, at: contentPaths[index],
+        name: "\(name) content \(index)", canvas: canvas, into: &graph)
     }
   }
 

@@ -293,6 +293,8 @@ public enum Layer: Hashable, Sendable {
   case material(MaterialLayer)
   /// A glass shape; alone, it samples the backdrop as a container of one.
   case glass(GlassLayer)
+  /// Text, a label or an icon, on its own.
+  case text(TextLayer)
   /// Glass shapes that sample the backdrop together.
   case container(GlassContainer)
 }
@@ -364,13 +366,18 @@ public struct ShapeLayer: Hashable, Sendable {
   public var fill: Fill
   /// The container shape a concentric rectangle is resolved against.
   public var containerShape: ContainerShape?
+  /// Text or an image drawn on the shape.
+  public var content: GlassContent?
 
   /// Makes a shape layer.
-  public init(shape: Shape, frame: PointRect, fill: Fill, containerShape: ContainerShape? = nil) {
+  public init(
+    shape: Shape, frame: PointRect, fill: Fill, containerShape: ContainerShape? = nil, content: GlassContent? = nil
+  ) {
     self.shape = shape
     self.frame = frame
     self.fill = fill
     self.containerShape = containerShape
+    self.content = content
   }
 }
 
@@ -384,13 +391,19 @@ public struct MaterialLayer: Hashable, Sendable {
   public var frame: PointRect
   /// The container shape a concentric rectangle is resolved against.
   public var containerShape: ContainerShape?
+  /// Text or an image drawn on the panel.
+  public var content: GlassContent?
 
   /// Makes a material layer.
-  public init(material: Material, shape: Shape, frame: PointRect, containerShape: ContainerShape? = nil) {
+  public init(
+    material: Material, shape: Shape, frame: PointRect, containerShape: ContainerShape? = nil,
+    content: GlassContent? = nil
+  ) {
     self.material = material
     self.shape = shape
     self.frame = frame
     self.containerShape = containerShape
+    self.content = content
   }
 }
 
@@ -402,7 +415,7 @@ public struct GlassLayer: Hashable, Sendable {
   public var shape: Shape
   /// Where, in points.
   public var frame: PointRect
-  /// An image drawn on the glass (icons, labels), fitted in the frame.
+  /// An image or text drawn on the glass, inside the frame less its padding.
   public var content: GlassContent?
   /// Values that replace the variant's optics.
   public var optics: GlassOptics.Overrides
@@ -434,20 +447,49 @@ public struct GlassLayer: Hashable, Sendable {
   }
 }
 
-/// An image drawn on glass, fitted inside the frame less `padding`.
+/// What a glass, material or shape layer draws on itself, inside its frame less
+/// `padding`: an image fitted and centred, or text, a label or an icon
+/// (`TextContent`) laid out within that width and centred.
 public struct GlassContent: Hashable, Sendable {
-  /// PNG path, relative to the scene file.
-  public var source: String
-  /// Space between the frame and the image, in points.
+  /// An image or text.
+  public enum Kind: Hashable, Sendable {
+    /// A PNG, a path relative to the scene file.
+    case image(String)
+    /// Text, a label or an icon.
+    case text(TextContent)
+  }
+
+  /// What is drawn.
+  public var kind: Kind
+  /// Space between the frame and the content, in points.
   public var padding: Double
-  /// Opacity of the image, 0 to 1 (transitions fade content with it).
+  /// Opacity of the content, 0 to 1 (transitions fade content with it).
   public var opacity: Double = 1
 
-  /// Makes content.
+  /// An image.
   public init(source: String, padding: Double = 0, opacity: Double = 1) {
-    self.source = source
+    self.kind = .image(source)
     self.padding = padding
     self.opacity = opacity
+  }
+
+  /// Text, a label or an icon; SwiftUI's default padding.
+  public init(_ text: TextContent, padding: Double = TextContent.defaultPadding, opacity: Double = 1) {
+    self.kind = .text(text)
+    self.padding = padding
+    self.opacity = opacity
+  }
+
+  /// The image's path, for image content.
+  public var source: String? {
+    if case .image(let path) = kind { return path }
+    return nil
+  }
+
+  /// The text, for text content.
+  public var text: TextContent? {
+    if case .text(let text) = kind { return text }
+    return nil
   }
 }
 

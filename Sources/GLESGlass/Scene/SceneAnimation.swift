@@ -324,7 +324,7 @@ extension Scene {
         g.optics = GlassOptics.Overrides(values)
       }
     }
-    if let ca = a.content, var cb = b.content, ca.source == cb.source {
+    if let ca = a.content, var cb = b.content, ca.kind == cb.kind {
       cb.padding = max(lerp(ca.padding, cb.padding, p), 0)
       cb.opacity = min(max(lerp(ca.opacity, cb.opacity, p), 0), 1)
       g.content = cb
@@ -342,6 +342,7 @@ extension Layer {
     case .material: "material"
     case .glass: "glass"
     case .container: "glassContainer"
+    case .text: "text"
     }
   }
 }

@@ -19,13 +19,14 @@ public struct SceneFile: Sendable {
   /// Reads and validates a scene file.
   public init(path: String) throws {
     let bytes = try PNGCodec.readFile(path, maxBytes: Self.maximumBytes, what: "a scene file (at most 64 MB)")
+    let directory = (path as NSString).deletingLastPathComponent
     do {
-      scene = try Scene(json: bytes)
+      scene = try Scene(json: bytes, directory: directory.isEmpty ? "." : directory)
     } catch let error as GlassError {
       throw error.located(file: path)
     }
     self.path = path
-    directory = (path as NSString).deletingLastPathComponent
+    self.directory = directory
     location = GlassError.Location(file: path)
   }
 

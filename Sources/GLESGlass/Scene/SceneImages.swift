@@ -43,6 +43,9 @@ public final class SceneImages: @unchecked Sendable {
   }
 
   private var sources: [String: Source]
+  /// The folder font files and images are relative to: the scene file's, or the
+  /// working directory for a scene made in Swift.
+  public let directory: String
   private var fits: [FitKey: Fitted] = [:]
   /// Shared with other scenes (a batch), with the files as they were read.
   private let cache: ImageCache?
@@ -68,6 +71,7 @@ public final class SceneImages: @unchecked Sendable {
   public init(_ images: [String: RGBAImage]) {
     sources = images.mapValues { .decoded($0) }
     cache = nil
+    directory = "."
   }
 
   /// Reads every PNG file `file`'s scene names and checks each header (a PNG, at
@@ -78,6 +82,7 @@ public final class SceneImages: @unchecked Sendable {
   public init(reading file: SceneFile, maxPixels: Int = PNGCodec.defaultMaxPixels, cache: ImageCache? = nil) throws {
     sources = [:]
     self.cache = cache
+    directory = file.directory
     for (jsonPath, imagePath) in file.scene.imageReferences where sources[imagePath] == nil {
       let path = file.resolve(imagePath)
       do {

@@ -94,8 +94,10 @@ struct JSONObject {
 
 extension Scene {
   /// Reads a scene file's bytes; every error names the JSON path and how to fix it.
-  /// The values are validated (`validate()`); images are not read here.
-  public init(json bytes: [UInt8]) throws {
+  /// The values are validated (`validate()`); images are not read here. Text is
+  /// laid out here, to size the frames that give only a position and to check its
+  /// fonts; font files are relative to `directory` (the scene file's folder).
+  public init(json bytes: [UInt8], directory: String = ".") throws {
     let root: JSONValue
     do {
       root = try JSONValue.parse(bytes)
@@ -104,11 +106,11 @@ extension Scene {
         .invalidScene, "\(error.message); the file must be JSON",
         at: GlassError.Location(line: error.line, column: error.column))
     }
-    try self.init(node: JSONNode(value: root, path: ""))
+    try self.init(node: JSONNode(value: root, path: ""), directory: directory)
     try validate()
   }
 
-  init(node: JSONNode) throws {
+  init(node: JSONNode, directory: String) throws {
     let o = try node.object(["version", "size", "scale", "background", "layers", "states", "transition"])
     let version = try o.required("version")
     guard try version.number() == Double(Scene.formatVersion) else {
@@ -126,7 +128,8 @@ extension Scene {
       self.scale = Int(value)
     }
     if let background = o["background"] { self.background = try Self.background(background) }
-    if let layers = o["layers"] { self.layers = try layers.array().map(Self.layer) }
+    let layer = { (node: JSONNode) in try Self.layer(node, directory: directory) }
+    if let layers = o["layers"] { self.layers = try layers.array().map(layer) }
     if let states = o["states"] {
       guard case .object(let members) = states.value, !members.isEmpty else {
         throw states.fail(
@@ -136,7 +139,7 @@ extension Scene {
         guard !name.isEmpty else { throw states.fail("a state needs a name") }
         let state = try JSONNode(value: members.first { $0.key == name }?.value ?? .null, path: states.child(name))
           .object(["layers"])
-        self.states.append(SceneState(name, layers: try state.required("layers").array().map(Self.layer)))
+        self.states.append(SceneState(name, layers: try state.required("layers").array().map(layer)))
       }
       if o["layers"] == nil { self.layers = self.states[0].layers }
     }
@@ -256,6 +259,95 @@ extension Scene {
       startRadius: try o["startRadius"]?.number() ?? 0, endRadius: try o.required("endRadius").number())
   }
 
+  /// A frame; with text content, `width` and `height` may be left out, and are then
+  /// the content's size plus its padding (`PointRect.fitting`). Text content is
+  /// laid out here either way, so a font that cannot be had or an unknown icon
+  /// fails with the content's JSON path (`contentPath`).
+  static func frame(
+    _ node: JSONNode, fitting content: GlassContent?, contentPath: String, directory: String
+  ) throws -> PointRect {
+    guard let text = content?.text, let padding = content?.padding else { return try rect(node) }
+    let o = try node.object(["x", "y", "width", "height"])
+    do {
+      return try PointRect.fitting(
+        text, x: try o["x"]?.number() ?? 0, y: try o["y"]?.number() ?? 0, width: try o["width"]?.number(),
+        height: try o["height"]?.number(), padding: padding, directory: directory)
+    } catch let error as GlassError {
+      throw error.located(GlassError.Location(jsonPath: contentPath))
+    }
+  }
+
+  static let textStyles = Dictionary(uniqueKeysWithValues: Font.styles.map { ($0.name, $0.font) })
+  static let fontWeights = Dictionary(uniqueKeysWithValues: FontWeight.allCases.map { ($0.rawValue, $0) })
+  static let alignments = Dictionary(uniqueKeysWithValues: TextAlignment.allCases.map { ($0.rawValue, $0) })
+  /// The fields of text content, on a text layer or in a layer's content.
+  static let textFields = [
+    "text", "systemImage", "font", "fontWeight", "foregroundStyle", "lineLimit", "multilineTextAlignment",
+  ]
+
+  /// A font: a text style's name (`"title"`), or `{"size", "weight", "family" | "file"}`.
+  static func font(_ node: JSONNode) throws -> Font {
+    if case .string = node.value { return try node.choice(textStyles, what: "text style") }
+    let o = try node.object(["size", "weight", "family", "file"])
+    var font = Font(size: try o["size"]?.number() ?? Font.body.size)
+    if let weight = o["weight"] { font.weight = try weight.choice(fontWeights, what: "font weight") }
+    if o["family"] != nil && o["file"] != nil {
+      throw node.fail("give a font's \"family\" or its \"file\", not both")
+    }
+    if let family = o["family"] {
+      let name = try family.string()
+      guard !name.isEmpty else { throw family.fail("the family is empty; name one, as `fc-list : family` lists them") }
+      font.source = .family(name)
+    }
+    if let file = o["file"] {
+      let path = try file.string()
+      guard !path.isEmpty else {
+        throw file.fail("the font file path is empty; give a path relative to the scene file")
+      }
+      font.source = .file(path)
+    }
+    return font
+  }
+
+  /// Text content from the fields `textFields` of `o`.
+  static func text(_ o: JSONObject) throws -> TextContent {
+    guard o["text"] != nil || o["systemImage"] != nil else {
+      throw o.node.fail("give \"text\", \"systemImage\" or both")
+    }
+    var text = TextContent(try o["text"]?.string() ?? "")
+    text.systemImage = try o["systemImage"]?.string()
+    if let font = o["font"] { text.font = try Self.font(font) }
+    if let weight = o["fontWeight"] { text.font.weight = try weight.choice(fontWeights, what: "font weight") }
+    if let style = o["foregroundStyle"] { text.foregroundStyle = try fill(style) }
+    if let limit = o["lineLimit"] {
+      let value = try limit.number()
+      guard value >= 1, value <= 100_000, value == value.rounded() else {
+        throw limit.fail("\(ParameterSpec.format(value)) is not a number of lines; give a whole number from 1")
+      }
+      text.lineLimit = Int(value)
+    }
+    if let alignment = o["multilineTextAlignment"] {
+      text.alignment = try alignment.choice(alignments, what: "text alignment")
+    }
+    return text
+  }
+
+  /// A layer's content: `{"image", "padding", "opacity"}` or text fields with
+  /// `padding` (16 by default) and `opacity`.
+  static func content(_ node: JSONNode) throws -> GlassContent {
+    let o = try node.object(["image", "padding", "opacity"] + textFields)
+    let opacity = try o["opacity"]?.number() ?? 1
+    if let image = o["image"] {
+      if let field = textFields.first(where: { o[$0] != nil }) {
+        throw JSONNode(value: .null, path: node.child(field)).fail(
+          "content is an image or text, not both; put the text in a layer of its own")
+      }
+      return GlassContent(source: try image.string(), padding: try o["padding"]?.number() ?? 0, opacity: opacity)
+    }
+    return GlassContent(
+      try text(o), padding: try o["padding"]?.number() ?? TextContent.defaultPadding, opacity: opacity)
+  }
+
   static func rect(_ node: JSONNode) throws -> PointRect {
     let o = try node.object(["x", "y", "width", "height"])
     return PointRect(
@@ -332,9 +424,10 @@ extension Scene {
 
   static let materials = Dictionary(uniqueKeysWithValues: Material.allCases.map { ($0.rawValue, $0) })
   static let variants = Dictionary(uniqueKeysWithValues: Glass.Variant.allCases.map { ($0.rawValue, $0) })
-  static let layerTypes = ["image", "shape", "material", "glass", "glassContainer"]
+  static let layerTypes = ["image", "shape", "material", "glass", "glassContainer", "text", "button"]
+  static let buttonStyles = Dictionary(uniqueKeysWithValues: ButtonStyle.allCases.map { ($0.rawValue, $0) })
 
-  static func layer(_ node: JSONNode) throws -> Layer {
+  static func layer(_ node: JSONNode, directory: String) throws -> Layer {
     guard case .object(let members) = node.value else {
       throw node.fail("expected an object, found \(node.value.kind)")
     }
@@ -357,26 +450,66 @@ extension Scene {
       }
       return .image(layer)
     case "shape":
-      let o = try node.object(["type", "shape", "frame", "fill", "containerShape"])
+      let o = try node.object(["type", "shape", "frame", "fill", "containerShape", "content"])
+      let content = try o["content"].map(Self.content)
       return .shape(
         ShapeLayer(
-          shape: try o["shape"].map(shape) ?? .rect, frame: try rect(o.required("frame")),
-          fill: try fill(o.required("fill")), containerShape: try o["containerShape"].map(containerShape)))
+          shape: try o["shape"].map(shape) ?? .rect,
+          frame: try frame(
+            o.required("frame"), fitting: content, contentPath: node.child("content"), directory: directory),
+          fill: try fill(o.required("fill")), containerShape: try o["containerShape"].map(containerShape),
+          content: content))
     case "material":
-      let o = try node.object(["type", "material", "shape", "frame", "containerShape"])
+      let o = try node.object(["type", "material", "shape", "frame", "containerShape", "content"])
+      let content = try o["content"].map(Self.content)
       return .material(
         MaterialLayer(
           material: try o.required("material").choice(materials, what: "material"),
-          shape: try o["shape"].map(shape) ?? .rect, frame: try rect(o.required("frame")),
-          containerShape: try o["containerShape"].map(containerShape)))
+          shape: try o["shape"].map(shape) ?? .rect,
+          frame: try frame(
+            o.required("frame"), fitting: content, contentPath: node.child("content"), directory: directory),
+          containerShape: try o["containerShape"].map(containerShape), content: content))
     case "glass":
-      return .glass(try glassLayer(node, typed: true))
+      return .glass(try glassLayer(node, typed: true, directory: directory))
+    case "text":
+      let o = try node.object(["type", "frame", "opacity"] + textFields)
+      let content = GlassContent(try text(o), padding: 0)
+      return .text(
+        TextLayer(
+          content.text ?? TextContent(""),
+          frame: try frame(o.required("frame"), fitting: content, contentPath: node.path, directory: directory),
+          opacity: try o["opacity"]?.number() ?? 1))
+    case "button":
+      let o = try node.object(
+        ["type", "title", "systemImage", "font", "fontWeight", "foregroundStyle", "buttonStyle", "tint", "frame"])
+      guard o["title"] != nil || o["systemImage"] != nil else {
+        throw node.fail("give the button a \"title\", a \"systemImage\" or both")
+      }
+      var label = TextContent(try o["title"]?.string() ?? "")
+      label.systemImage = try o["systemImage"]?.string()
+      if let font = o["font"] { label.font = try Self.font(font) }
+      if let weight = o["fontWeight"] { label.font.weight = try weight.choice(fontWeights, what: "font weight") }
+      if let style = o["foregroundStyle"] { label.foregroundStyle = try fill(style) }
+      let style = try o["buttonStyle"]?.choice(buttonStyles, what: "button style") ?? .glass
+      let f = try o.required("frame").object(["x", "y", "width", "height"])
+      do {
+        return .glass(
+          try style.glassLayer(
+            label, x: try f["x"]?.number() ?? 0, y: try f["y"]?.number() ?? 0, width: try f["width"]?.number(),
+            height: try f["height"]?.number(), tint: try o["tint"].map(color), directory: directory))
+      } catch let error as GlassError {
+        // The label's fields sit on the button, except its text, the title.
+        throw error.jsonPath == "text"
+          ? GlassError(
+            error.code, error.message, cause: error.cause, at: GlassError.Location(jsonPath: node.child("title")))
+          : error.located(GlassError.Location(jsonPath: node.path))
+      }
     case "glassContainer":
       let o = try node.object(["type", "spacing", "glass", "containerShape"])
       return .container(
         GlassContainer(
           spacing: try o["spacing"]?.number() ?? 0,
-          glass: try o.required("glass").array().map { try glassLayer($0, typed: false) },
+          glass: try o.required("glass").array().map { try glassLayer($0, typed: false, directory: directory) },
           containerShape: try o["containerShape"].map(containerShape)))
     case let other:
       throw typeNode.fail(
@@ -384,21 +517,18 @@ extension Scene {
     }
   }
 
-  static func glassLayer(_ node: JSONNode, typed: Bool) throws -> GlassLayer {
+  static func glassLayer(_ node: JSONNode, typed: Bool, directory: String) throws -> GlassLayer {
     let fields = [
       "glass", "shape", "frame", "content", "optics", "containerShape", "glassEffectUnion", "glassEffectID",
       "glassEffectTransition",
     ]
     let o = try node.object(typed ? ["type"] + fields : fields)
-    var layer = GlassLayer(frame: try rect(o.required("frame")))
+    let content = try o["content"].map(Self.content)
+    var layer = GlassLayer(
+      frame: try frame(o.required("frame"), fitting: content, contentPath: node.child("content"), directory: directory),
+      content: content)
     if let g = o["glass"] { layer.glass = try glass(g) }
     if let s = o["shape"] { layer.shape = try shape(s) }
-    if let c = o["content"] {
-      let content = try c.object(["image", "padding", "opacity"])
-      layer.content = GlassContent(
-        source: try content.required("image").string(), padding: try content["padding"]?.number() ?? 0,
-        opacity: try content["opacity"]?.number() ?? 1)
-    }
     if let optics = o["optics"] {
       let names = GlassOptics.parameterTable.map(\.name)
       let values = try optics.object(names)
@@ -580,11 +710,7 @@ extension Scene {
     if let t = glass.glass.touchPoint { g.append(("touchPoint", .object([("x", .number(t.x)), ("y", .number(t.y))]))) }
     var members: [(key: String, value: JSONValue)] = typed ? [("type", .string("glass"))] : []
     members += [("glass", .object(g)), ("shape", encode(glass.shape)), ("frame", encode(glass.frame))]
-    if let c = glass.content {
-      var content: [(key: String, value: JSONValue)] = [("image", .string(c.source)), ("padding", .number(c.padding))]
-      if c.opacity != 1 { content.append(("opacity", .number(c.opacity))) }
-      members.append(("content", .object(content)))
-    }
+    members += encode(glass.content)
     if !glass.optics.isEmpty {
       let names = GlassOptics.parameterTable.map(\.name).filter { glass.optics[$0] != nil }
       members.append(("optics", .object(names.map { ($0, .number(glass.optics[$0] ?? 0)) })))
@@ -594,6 +720,37 @@ extension Scene {
     if let id = glass.effectID { members.append(("glassEffectID", .string(id))) }
     if let t = glass.effectTransition { members.append(("glassEffectTransition", .string(t.rawValue))) }
     return .object(members)
+  }
+
+  /// Text content's fields.
+  static func encode(_ text: TextContent) -> [(key: String, value: JSONValue)] {
+    var members: [(key: String, value: JSONValue)] = [("text", .string(text.string))]
+    if let icon = text.systemImage { members.append(("systemImage", .string(icon))) }
+    var font: [(key: String, value: JSONValue)] = [
+      ("size", .number(text.font.size)), ("weight", .string(text.font.weight.rawValue)),
+    ]
+    switch text.font.source {
+    case .system: break
+    case .family(let family): font.append(("family", .string(family)))
+    case .file(let path): font.append(("file", .string(path)))
+    }
+    members.append(("font", .object(font)))
+    if let style = text.foregroundStyle { members.append(("foregroundStyle", encode(style))) }
+    if let limit = text.lineLimit { members.append(("lineLimit", .number(Double(limit)))) }
+    members.append(("multilineTextAlignment", .string(text.alignment.rawValue)))
+    return members
+  }
+
+  static func encode(_ content: GlassContent?) -> [(key: String, value: JSONValue)] {
+    guard let content else { return [] }
+    var members: [(key: String, value: JSONValue)]
+    switch content.kind {
+    case .image(let path): members = [("image", .string(path))]
+    case .text(let text): members = encode(text)
+    }
+    members.append(("padding", .number(content.padding)))
+    if content.opacity != 1 { members.append(("opacity", .number(content.opacity))) }
+    return [("content", .object(members))]
   }
 
   static func encode(_ layer: Layer) -> JSONValue {
@@ -617,13 +774,17 @@ extension Scene {
     case .shape(let l):
       return .object(
         [("type", .string("shape")), ("shape", encode(l.shape)), ("frame", encode(l.frame)), ("fill", encode(l.fill))]
-          + encode(l.containerShape))
+          + encode(l.containerShape) + encode(l.content))
     case .material(let l):
       return .object(
         [
           ("type", .string("material")), ("material", .string(l.material.rawValue)), ("shape", encode(l.shape)),
           ("frame", encode(l.frame)),
-        ] + encode(l.containerShape))
+        ] + encode(l.containerShape) + encode(l.content))
+    case .text(let l):
+      var members: [(key: String, value: JSONValue)] = [("type", .string("text")), ("frame", encode(l.frame))]
+      if l.opacity != 1 { members.append(("opacity", .number(l.opacity))) }
+      return .object(members + encode(l.text))
     case .glass(let l):
       return encode(l, typed: true)
     case .container(let c):

@@ -67,10 +67,16 @@ extension Scene {
         try v.shape("\(at).shape", l.shape, container: l.containerShape)
         try v.fill("\(at).fill", l.fill)
         try v.container("\(at).containerShape", l.containerShape)
+        try v.content("\(at).content", l.content)
       case .material(let l):
         try v.frame("\(at).frame", l.frame)
         try v.shape("\(at).shape", l.shape, container: l.containerShape)
         try v.container("\(at).containerShape", l.containerShape)
+        try v.content("\(at).content", l.content)
+      case .text(let l):
+        try v.frame("\(at).frame", l.frame)
+        try v.check("\(at).opacity", l.opacity, 0...1, "")
+        try v.text(at, l.text)
       case .glass(let l):
         try v.glass(at, l, container: nil)
       case .container(let c):
@@ -97,12 +103,14 @@ extension Scene {
     for (i, layer) in layers.enumerated() {
       switch layer {
       case .image(let l): refs.append(("layers[\(i)].source", l.source))
-      case .glass(let g): if let c = g.content { refs.append(("layers[\(i)].content.image", c.source)) }
+      case .glass(let g): if let path = g.content?.source { refs.append(("layers[\(i)].content.image", path)) }
+      case .shape(let l): if let path = l.content?.source { refs.append(("layers[\(i)].content.image", path)) }
+      case .material(let l): if let path = l.content?.source { refs.append(("layers[\(i)].content.image", path)) }
       case .container(let c):
         for (j, g) in c.glass.enumerated() {
-          if let content = g.content { refs.append(("layers[\(i)].glass[\(j)].content.image", content.source)) }
+          if let path = g.content?.source { refs.append(("layers[\(i)].glass[\(j)].content.image", path)) }
         }
-      case .shape, .material: break
+      case .text: break
       }
     }
     return refs
@@ -136,6 +144,38 @@ struct SceneValidator {
     try check("\(at).y", frame.y, -limit...limit, "pt")
     try check("\(at).width", frame.width, 0...limit, "pt")
     try check("\(at).height", frame.height, 0...limit, "pt")
+  }
+
+  func content(_ at: String, _ content: GlassContent?) throws {
+    guard let content else { return }
+    switch content.kind {
+    case .image(let source): try path("\(at).image", source)
+    case .text(let text): try self.text(at, text)
+    }
+    try check("\(at).padding", content.padding, 0...10_000, "pt")
+    try check("\(at).opacity", content.opacity, 0...1, "")
+  }
+
+  /// Text content's values; whether its font can be had is checked where it is
+  /// laid out (the scene file's folder is needed for a font file).
+  func text(_ at: String, _ text: TextContent) throws {
+    let count = text.string.unicodeScalars.count
+    guard count <= TextContent.maximumLength else {
+      throw fail(
+        "\(at).text",
+        "the text has \(count) characters (Unicode scalars); at most \(TextContent.maximumLength) are laid out, so split it into several texts"
+      )
+    }
+    if let name = text.systemImage, SystemImage.named(name) == nil {
+      throw fail(
+        "\(at).systemImage",
+        "unknown systemImage \"\(JSONNode.shortened(name))\"; the icons are \(SystemImage.nameList)")
+    }
+    try check("\(at).font.size", text.font.size, 1...Font.maximumSize, "pt")
+    if let limit = text.lineLimit, limit < 1 {
+      throw fail("\(at).lineLimit", "\(limit) lines; give at least 1, or no limit")
+    }
+    if let style = text.foregroundStyle { try fill("\(at).foregroundStyle", style) }
   }
 
   func color(_ at: String, _ color: Color) throws {
@@ -226,11 +266,7 @@ struct SceneValidator {
     if let id = layer.effectID, id.isEmpty || id.utf8.count > 256 {
       throw fail("\(at).glassEffectID", "the id is \(id.isEmpty ? "empty" : "over 256 bytes"); name the glass")
     }
-    if let content = layer.content {
-      try path("\(at).content.image", content.source)
-      try check("\(at).content.padding", content.padding, 0...10_000, "pt")
-      try check("\(at).content.opacity", content.opacity, 0...1, "")
-    }
+    try self.content("\(at).content", layer.content)
     for (name, value) in layer.optics.values.sorted(by: { $0.key < $1.key }) {
       guard let spec = GlassOptics.parameterTable.first(where: { $0.name == name }) else {
         throw fail("\(at).optics.\(name)", "unknown optical parameter")

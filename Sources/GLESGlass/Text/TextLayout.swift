@@ -196,6 +196,22 @@ public struct TextLayout: Sendable {
     self.isTruncated = truncated
   }
 
+  /// The same layout `factor` times larger: a layout made in points, drawn at a
+  /// scale. Lines break where they broke; only the sizes and positions grow.
+  public func scaled(by factor: Double) -> TextLayout {
+    var copy = self
+    for i in copy.lines.indices {
+      copy.lines[i].width *= factor
+      copy.lines[i].x *= factor
+      copy.lines[i].baseline *= factor
+    }
+    copy.width *= factor
+    copy.height *= factor
+    copy.pixelSize *= factor
+    copy.lineHeight *= factor
+    return copy
+  }
+
   /// A paragraph cut into lines no wider than `maxWidth`: greedily, at the last
   /// space that fits; a word wider than a line breaks after its last character that
   /// fits (at least one a line).

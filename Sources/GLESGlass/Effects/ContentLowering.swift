@@ -1,0 +1,219 @@
+import Foundation
+
+/// What the automatic content colour is: Apple's glass shows its content light
+/// over a dark backdrop and dark over a light one, and so does content here when
+/// it has no `foregroundStyle`.
+///
+/// The backdrop's linear luminance is estimated on the CPU from the scene itself,
+/// the same on both backends: at 15 points of the content's box (5 across, 3
+/// down) the background, then every layer under the content's layer (shapes and
+/// images by their pixels, materials and tinted glass by their tint and its
+/// strength; clear glass is looked through), then the layer's own glass tint,
+/// material tint or shape fill, composited in linear light over white. Over
+/// `threshold` (0.179, where black and white text have the same WCAG contrast)
+/// the content is `dark`, under it `light`.
+public enum ContentStyle {
+  /// Content on a light backdrop: black.
+  public static let dark = Color.black
+  /// Content on a dark backdrop: white.
+  public static let light = Color.white
+  /// The linear luminance at which the automatic colour turns from light to dark.
+  public static let threshold = 0.179
+
+  /// The automatic colour over a backdrop of linear luminance `luminance`.
+  public static func automatic(overLuminance luminance: Double) -> Color {
+    luminance > threshold ? dark : light
+  }
+}
+
+extension Fill {
+  /// The fill with every colour's opacity multiplied by `opacity`.
+  func opacity(_ opacity: Double) -> Fill {
+    switch self {
+    case .color(let c): .color(c.opacity(opacity))
+    case .linearGradient(let g, let s, let e):
+      .linearGradient(
+        Gradient(stops: g.stops.map { .init(color: $0.color.opacity(opacity), location: $0.location) }), startPoint: s,
+        endPoint: e)
+    case .radialGradient(let g, let c, let r0, let r1):
+      .radialGradient(
+        Gradient(stops: g.stops.map { .init(color: $0.color.opacity(opacity), location: $0.location) }), center: c,
+        startRadius: r0, endRadius: r1)
+    }
+  }
+
+  /// The linear luminance of the fill's colours, averaged over its stops.
+  var linearLuminance: Double {
+    let colors: [Color]
+    switch self {
+    case .color(let c): colors = [c]
+    case .linearGradient(let g, _, _), .radialGradient(let g, _, _, _): colors = g.stops.map(\.color)
+    }
+    let sum = colors.reduce(0.0) { sum, c in
+      sum + 0.2126 * SRGB.decode(c.red) + 0.7152 * SRGB.decode(c.green) + 0.0722 * SRGB.decode(c.blue)
+    }
+    return colors.isEmpty ? 0 : sum / Double(colors.count)
+  }
+}
+
+extension SceneLowering {
+  /// What lies directly under a layer's content: its own glass tint, material or
+  /// shape fill, composited over what is under the layer.
+  enum ContentGround {
+    case glass(Glass, GlassOptics)
+    case material(Material)
+    case shape(ShapeGeometry, Paint)
+    case none
+  }
+
+  /// Draws `content` in `frame` (points), over everything drawn so far: an image
+  /// fitted and centred, or text as a coverage mask times its paint (the glyphs'
+  /// coverage computed on the CPU, corrected for the paint's luminance, and
+  /// composited by a masked fill on either backend). `layerIndex` is the index of
+  /// the layer it belongs to (the backdrop under it decides the automatic colour);
+  /// `at` is the content's JSON path, for errors.
+  func lowerContent(
+    _ content: GlassContent, in frame: PointRect, layerIndex: Int, ground: ContentGround, at: String, name: String,
+    canvas: ImageHandle, into graph: inout RenderGraph
+  ) throws {
+    guard content.opacity > 0 else { return }
+    let box = frame.insetBy(content.padding)
+    switch content.kind {
+    case .image(let path):
+      let pixels = pixelFrame(box)
+      guard !pixels.isEmpty else { return }
+      let rect = pixels.intersection(canvasRect)
+      guard !rect.isEmpty else { return }
+      let window = rect.offsetBy(-pixels.x, -pixels.y)
+      let source = try importFitted(path, frame: pixels.size, mode: .fit, window: window, into: &graph)
+      graph.addPass(
+        name,
+        .drawImage(
+          DrawImage(
+            origin: PixelPoint(x: rect.x, y: rect.y), clip: Shape.rect.geometry(in: pointFrame(pixels), scale: scale),
+            opacity: Float(min(max(content.opacity, 0), 1)))), inputs: [source],
+        output: canvas, rect: rect, blend: true)
+    case .text(let text):
+      let layout: ContentLayout
+      do {
+        // A thousandth of a point of slack: a frame fitted to the text, less its
+        // padding, must not wrap it through rounding.
+        layout = try ContentLayout(text, maxWidth: box.width + 0.001, directory: images.directory)
+      } catch let error as GlassError {
+        throw error.located(GlassError.Location(jsonPath: at))
+      }
+      guard let (rect, coverage) = layout.mask(in: box, scale: scale) else { return }
+      let visible = rect.intersection(canvasRect)
+      guard !visible.isEmpty else { return }
+      let fill =
+        try text.foregroundStyle
+        ?? .color(
+          ContentStyle.automatic(
+            overLuminance: try backdropLuminance(under: layerIndex, in: box, ground: ground)))
+      let corrected = TextRaster.corrected(coverage, luminance: fill.linearLuminance)
+      let mask = RGBAImage(width: rect.width, height: rect.height) { x, y in
+        SIMD4(255, 255, 255, corrected[y * rect.width + x])
+      }
+      let source = graph.importSource(
+        mask, as: .linearHalf, rects: [visible.offsetBy(-rect.x, -rect.y)], name: "\(name) mask")
+      graph.addPass(
+        name,
+        .fill(
+          FillShape(
+            shape: Shape.rect.geometry(in: pointFrame(rect), scale: scale),
+            paint: paint(fill.opacity(min(max(content.opacity, 0), 1)), in: box), mask: PixelPoint(x: rect.x, y: rect.y)
+          )),
+        inputs: [source], output: canvas, rect: visible, blend: true)
+    }
+  }
+
+  /// The linear luminance behind content in `box` (points) on layer `layerIndex`:
+  /// see `ContentStyle`.
+  func backdropLuminance(under layerIndex: Int, in box: PointRect, ground: ContentGround) throws -> Double {
+    func over(_ top: SIMD4<Float>, _ bottom: SIMD4<Float>) -> SIMD4<Float> { top + bottom * (1 - top.w) }
+    func tint(_ color: Color, _ strength: Double, _ coverage: Float) -> SIMD4<Float> {
+      color.opacity(strength).premultipliedLinear * coverage
+    }
+    func pixel(_ image: RGBAImage, _ x: Int, _ y: Int) -> SIMD4<Float> {
+      guard x >= 0, y >= 0, x < image.width, y < image.height else { return .zero }
+      let p = image.pixel16(x: x, y: y)
+      let a = Float(p.w) / 65535
+      return SIMD4(
+        Float(SRGB.decode(Double(p.x) / 65535)) * a, Float(SRGB.decode(Double(p.y) / 65535)) * a,
+        Float(SRGB.decode(Double(p.z) / 65535)) * a, a)
+    }
+    let whole = PointRect(x: 0, y: 0, width: scene.size.width, height: scene.size.height)
+    var background: RGBAImage?
+    if case .image(let path, let mode) = scene.background {
+      background = try images.fitted(path, to: scene.pixelSize, mode: mode, window: canvasRect).image
+    }
+    var sum = 0.0
+    let columns = 5
+    let rows = 3
+    for j in 0..<rows {
+      for i in 0..<columns {
+        let px = (box.x + box.width * (Double(i) + 0.5) / Double(columns)) * scale
+        let py = (box.y + box.height * (Double(j) + 0.5) / Double(rows)) * scale
+        let p = SIMD2(Float(px), Float(py))
+        let ix = Int(px.rounded(.down))
+        let iy = Int(py.rounded(.down))
+        var c: SIMD4<Float>
+        switch scene.background {
+        case .fill(let f): c = paint(f, in: whole).color(p)
+        case .image: c = background.map { pixel($0, ix, iy) } ?? .zero
+        }
+        for layer in scene.layers.prefix(layerIndex) {
+          switch layer {
+          case .shape(let l):
+            let shape = l.shape.geometry(in: l.frame, scale: scale, container: l.containerShape)
+            c = over(paint(l.fill, in: l.frame).color(p) * shape.coverage(p.x, p.y), c)
+          case .image(let l):
+            guard let window = imageWindow(l) else { break }
+            let frame = pixelFrame(l.frame)
+            let clip = l.clipShape.geometry(in: pointFrame(frame), scale: scale)
+            let image = try fitted(l, window: window).image
+            c = over(pixel(image, ix - frame.x - window.x, iy - frame.y - window.y) * clip.coverage(p.x, p.y), c)
+          case .material(let l):
+            let shape = l.shape.geometry(in: l.frame, scale: scale, container: l.containerShape)
+            let style = MaterialStyle.of(l.material)
+            c = over(tint(style.tint, style.opacity, shape.coverage(p.x, p.y)), c)
+          case .glass(let l):
+            c = glassTint(l, nil, p, over: c)
+          case .container(let container):
+            for g in container.unitedGlass { c = glassTint(g, container.containerShape, p, over: c) }
+          case .text:
+            break
+          }
+        }
+        switch ground {
+        case .glass(let glass, let optics):
+          if let t = glass.tint { c = over(tint(t, optics.tintIntensity, 1), c) }
+        case .material(let material):
+          let style = MaterialStyle.of(material)
+          c = over(tint(style.tint, style.opacity, 1), c)
+        case .shape(let shape, let paint):
+          c = over(paint.color(p) * shape.coverage(p.x, p.y), c)
+        case .none:
+          break
+        }
+        // Over white, as a viewer shows a transparent canvas.
+        let r = Double(c.x + (1 - c.w))
+        let g = Double(c.y + (1 - c.w))
+        let b = Double(c.z + (1 - c.w))
+        sum += 0.2126 * r + 0.7152 * g + 0.0722 * b
+      }
+    }
+    return sum / Double(columns * rows)
+  }
+
+  /// A glass layer's tint over `c` at `p`, by its tint intensity and coverage.
+  private func glassTint(
+    _ layer: GlassLayer, _ container: ContainerShape?, _ p: SIMD2<Float>, over c: SIMD4<Float>
+  ) -> SIMD4<Float> {
+    guard let t = layer.glass.tint, layer.glass.variant != .identity else { return c }
+    let optics = GlassOptics(layer.glass.variant, overrides: layer.optics)
+    let shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape ?? container)
+    let top = t.opacity(optics.tintIntensity).premultipliedLinear * shape.coverage(p.x, p.y)
+    return top + c * (1 - top.w)
+  }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Text, an icon, or both side by side (a label): what `Text("…")`,
+/// `Image(systemName:)` and `Label("…", systemImage: "…")` draw, on its own (a text
+/// layer) or on glass, a material or a shape (their content).
+///
+/// The string is shaped by HarfBuzz in the font (`Font`), wraps at spaces within
+/// the width it is given, and ends in "…" past `lineLimit` lines. The icon is one
+/// of `SystemImage.systemNames`, drawn at 1.2 times the font size before the
+/// text, 0.4 times the font size from it, centred on the first line. Both are
+/// painted with `foregroundStyle`; nil is automatic: dark on a light backdrop and
+/// light on a dark one (`ContentStyle`).
+public struct TextContent: Hashable, Sendable {
+  /// The text; empty draws no text (an icon alone, or nothing).
+  public var string: String
+  /// An SF Symbols name from `SystemImage.systemNames`, drawn before the text.
+  public var systemImage: String?
+  /// The font (`.body` by default).
+  public var font: Font
+  /// The paint; nil picks dark or light content by the backdrop behind it.
+  public var foregroundStyle: Fill?
+  /// The most lines; the last one shown ends in "…" when there are more (nil: any).
+  public var lineLimit: Int?
+  /// How the lines align with each other (`multilineTextAlignment`).
+  public var alignment: TextAlignment
+
+  /// The longest text, in Unicode scalars.
+  public static let maximumLength = TextLayout.maximumLength
+
+  /// Makes text content.
+  public init(
+    _ string: String, systemImage: String? = nil, font: Font = .body, foregroundStyle: Fill? = nil,
+    lineLimit: Int? = nil, alignment: TextAlignment = .leading
+  ) {
+    self.string = string
+    self.systemImage = systemImage
+    self.font = font
+    self.foregroundStyle = foregroundStyle
+    self.lineLimit = lineLimit
+    self.alignment = alignment
+  }
+
+  /// SwiftUI's default padding, in points: what `.padding()` adds on each side.
+  public static let defaultPadding = 16.0
+
+  /// The size the content takes, in points, laid out within `maxWidth` points (nil:
+  /// one line per paragraph). Throws, with the field's JSON path relative to the
+  /// content, for a font that cannot be had, an unknown `systemImage` or a text
+  /// over the length limit. Font files are found relative to `directory`.
+  public func size(maxWidth: Double? = nil, directory: String = ".") throws -> PointSize {
+    try ContentLayout(self, maxWidth: maxWidth, directory: directory).size
+  }
+}
+
+/// Text (or a label, or an icon) on its own, in a frame: its lines wrap within the
+/// frame's width and the block is centred in the frame.
+public struct TextLayer: Hashable, Sendable {
+  /// What is drawn.
+  public var text: TextContent
+  /// Where, in points.
+  public var frame: PointRect
+  /// Opacity, 0 to 1.
+  public var opacity: Double
+
+  /// Makes a text layer.
+  public init(_ text: TextContent, frame: PointRect, opacity: Double = 1) {
+    self.text = text
+    self.frame = frame
+    self.opacity = opacity
+  }
+}
+
+extension PointRect {
+  /// A frame from a position and a size that may be given in part: what is not
+  /// given is the content's size plus `padding` on each side, the content laid
+  /// out within the width less the padding when the width is given.
+  static func fitting(
+    _ content: TextContent, x: Double, y: Double, width: Double?, height: Double?, padding: Double,
+    directory: String
+  ) throws -> PointRect {
+    let maxWidth = width.map { max(0, $0 - 2 * padding) }
+    let size = try content.size(maxWidth: maxWidth, directory: directory)
+    return PointRect(
+      x: x, y: y, width: width ?? size.width + 2 * padding, height: height ?? size.height + 2 * padding)
+  }
+}

@@ -1,0 +1,200 @@
+import Foundation
+
+/// `Text("…")` and `Label("…", systemImage: "…")`: text (or a label) with its font,
+/// colour and line limit, placed by its top-leading corner. Alone it is a text
+/// layer; with `glassEffect`, `background(_:in:)` it becomes the content of glass,
+/// a material panel or a shape. A frame that gives only a position is the text's
+/// size plus its padding.
+///
+///     Text("Hello, World!").font(.title).padding().frame(x: 20, y: 20).glassEffect()
+///     Label("Flag", systemImage: "flag.fill").padding().frame(x: 20, y: 90)
+///       .background(.regularMaterial, in: .rect(cornerRadius: 8))
+public struct Text: FramedElement {
+  /// What is drawn.
+  public var content: TextContent
+  /// The frame's top-leading corner, in points.
+  public var origin = PointOffset(x: 0, y: 0)
+  /// The frame's width and height when given (nil: the text's, plus the padding).
+  public var width: Double?
+  /// See `width`.
+  public var height: Double?
+  /// Space around the text, in points, on each side.
+  public var paddingPoints = 0.0
+
+  /// Text.
+  public init(_ string: String) {
+    content = TextContent(string)
+  }
+
+  /// A label: an icon (`SystemImage.systemNames`) before the text.
+  public init(_ title: String, systemImage: String) {
+    content = TextContent(title, systemImage: systemImage)
+  }
+
+  /// The frame: as given, or fitted to the text (zero-sized when its font cannot
+  /// be had; rendering then fails with the reason).
+  public var frame: PointRect {
+    (try? PointRect.fitting(
+      content, x: origin.x, y: origin.y, width: width, height: height, padding: paddingPoints, directory: "."))
+      ?? PointRect(x: origin.x, y: origin.y, width: width ?? 0, height: height ?? 0)
+  }
+
+  /// Drawn on glass, a material or a shape inside the padding.
+  public var glassContent: GlassContent? { GlassContent(content, padding: paddingPoints) }
+
+  /// A text layer inside the padding.
+  public var layers: [Layer] { [.text(TextLayer(content, frame: frame.insetBy(paddingPoints)))] }
+
+  private func with(_ change: (inout Text) -> Void) -> Text {
+    var copy = self
+    change(&copy)
+    return copy
+  }
+
+  /// `font(_:)`.
+  public func font(_ font: Font) -> Text { with { $0.content.font = font } }
+  /// `fontWeight(_:)`.
+  public func fontWeight(_ weight: FontWeight) -> Text { with { $0.content.font.weight = weight } }
+  /// `foregroundStyle(_:)` with a colour.
+  public func foregroundStyle(_ color: Color) -> Text { with { $0.content.foregroundStyle = .color(color) } }
+  /// `foregroundStyle(_:)` with a colour or gradient (gradients span the text's box).
+  public func foregroundStyle(_ fill: Fill) -> Text { with { $0.content.foregroundStyle = fill } }
+  /// `lineLimit(_:)`.
+  public func lineLimit(_ limit: Int?) -> Text { with { $0.content.lineLimit = limit } }
+  /// `multilineTextAlignment(_:)`.
+  public func multilineTextAlignment(_ alignment: TextAlignment) -> Text { with { $0.content.alignment = alignment } }
+  /// `padding(_:)`, in points on each side; SwiftUI's 16 by default.
+  public func padding(_ points: Double = TextContent.defaultPadding) -> Text { with { $0.paddingPoints = points } }
+
+  /// Places the text's frame by its top-leading corner, in points; a width wraps
+  /// the text within it (less the padding); what is not given fits the text.
+  public func frame(x: Double = 0, y: Double = 0, width: Double? = nil, height: Double? = nil) -> Text {
+    with {
+      $0.origin = PointOffset(x: x, y: y)
+      $0.width = width
+      $0.height = height
+    }
+  }
+
+  /// `.background(_:in:)` with a material: a panel of `shape` with the text on it.
+  public func background(_ material: Material, in shape: Shape = .rect) -> MaterialLayer {
+    MaterialLayer(material: material, shape: shape, frame: frame, content: glassContent)
+  }
+
+  /// `.background(_:in:)` with a colour or gradient: a filled shape with the text on it.
+  public func background(_ fill: Fill, in shape: Shape = .rect) -> ShapeLayer {
+    ShapeLayer(shape: shape, frame: frame, fill: fill, content: glassContent)
+  }
+
+  /// `.background(_:in:)` with a colour.
+  public func background(_ color: Color, in shape: Shape = .rect) -> ShapeLayer {
+    background(Fill.color(color), in: shape)
+  }
+}
+
+/// `Label("…", systemImage: "…")`: text with an icon before it.
+public typealias Label = Text
+
+extension ShapeLayer: SceneElement {
+  /// The shape layer.
+  public var layers: [Layer] { [.shape(self)] }
+}
+
+/// SwiftUI's glass button styles: `.buttonStyle(.glass)` and `.glassProminent`.
+/// A button is a capsule of interactive glass sized to its label plus
+/// `horizontalPadding` and `verticalPadding`; `.glassProminent` is tinted with
+/// the accent colour (blue, or the button's tint) and its label is white; `.glass`
+/// takes the automatic content colour.
+public enum ButtonStyle: String, Hashable, Sendable, CaseIterable {
+  /// Regular interactive glass.
+  case glass
+  /// Glass tinted with the accent colour, a white label.
+  case glassProminent
+
+  /// Space between the label and the capsule's sides, in points.
+  public static let horizontalPadding = 14.0
+  /// Space between the label and the capsule's top and bottom, in points.
+  public static let verticalPadding = 7.0
+  /// The accent colour prominent buttons take by default.
+  public static let accentColor = Color.blue
+
+  /// The button's glass: its frame placed at (`x`, `y`) points and, where `width`
+  /// or `height` is not given, sized to the label plus the padding.
+  public func glassLayer(
+    _ label: TextContent, x: Double, y: Double, width: Double? = nil, height: Double? = nil, tint: Color? = nil,
+    directory: String = "."
+  ) throws -> GlassLayer {
+    var label = label
+    var glass = Glass.regular.interactive()
+    if self == .glassProminent {
+      glass = glass.tint(tint ?? Self.accentColor)
+      if label.foregroundStyle == nil { label.foregroundStyle = .color(.white) }
+    } else if let tint {
+      glass = glass.tint(tint)
+    }
+    let maxWidth = width.map { max(0, $0 - 2 * Self.horizontalPadding) }
+    let size = try label.size(maxWidth: maxWidth, directory: directory)
+    let frame = PointRect(
+      x: x, y: y, width: width ?? size.width + 2 * Self.horizontalPadding,
+      height: height ?? size.height + 2 * Self.verticalPadding)
+    return GlassLayer(glass: glass, shape: .capsule, frame: frame, content: GlassContent(label, padding: 0))
+  }
+}
+
+/// `Button("…") { }` with a glass style: `Button("Toggle").buttonStyle(.glassProminent).frame(x: 20, y: 200)`.
+public struct Button: SceneElement {
+  /// The label.
+  public var label: TextContent
+  /// The style.
+  public var style = ButtonStyle.glass
+  /// A tint for the glass (the accent colour of a prominent button).
+  public var tintColor: Color?
+  /// The top-leading corner, in points.
+  public var origin = PointOffset(x: 0, y: 0)
+  /// The size when given (nil: the label's plus the padding).
+  public var width: Double?
+  /// See `width`.
+  public var height: Double?
+
+  /// A button with a title and, optionally, an icon before it.
+  public init(_ title: String, systemImage: String? = nil) {
+    label = TextContent(title, systemImage: systemImage)
+  }
+
+  /// The button's glass; zero-sized when its font cannot be had (rendering then
+  /// fails with the reason).
+  public var glassLayer: GlassLayer {
+    (try? style.glassLayer(
+      label, x: origin.x, y: origin.y, width: width, height: height, tint: tintColor))
+      ?? GlassLayer(frame: PointRect(x: origin.x, y: origin.y, width: width ?? 0, height: height ?? 0))
+  }
+
+  /// The glass layer.
+  public var layers: [Layer] { [.glass(glassLayer)] }
+
+  private func with(_ change: (inout Button) -> Void) -> Button {
+    var copy = self
+    change(&copy)
+    return copy
+  }
+
+  /// `buttonStyle(_:)`.
+  public func buttonStyle(_ style: ButtonStyle) -> Button { with { $0.style = style } }
+  /// `tint(_:)`: the glass's tint.
+  public func tint(_ color: Color?) -> Button { with { $0.tintColor = color } }
+  /// `font(_:)` for the label.
+  public func font(_ font: Font) -> Button { with { $0.label.font = font } }
+  /// `fontWeight(_:)` for the label.
+  public func fontWeight(_ weight: FontWeight) -> Button { with { $0.label.font.weight = weight } }
+  /// `foregroundStyle(_:)` for the label.
+  public func foregroundStyle(_ color: Color) -> Button { with { $0.label.foregroundStyle = .color(color) } }
+
+  /// Places the button by its top-leading corner, in points.
+  public func frame(x: Double = 0, y: Double = 0, width: Double? = nil, height: Double? = nil) -> Button {
+    with {
+      $0.origin = PointOffset(x: x, y: y)
+      $0.width = width
+      $0.height = height
+    }
+  }
+}

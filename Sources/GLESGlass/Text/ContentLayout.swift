@@ -1,0 +1,155 @@
+import Foundation
+
+/// Text content measured in points and drawn as a coverage mask at a scale.
+///
+/// The text is laid out once, in points (a `TextLayout` whose pixel is a point),
+/// so where lines break does not depend on the scale; drawing scales the layout
+/// and rasterises its glyphs at the scale's pixel size. A label's icon is a square
+/// `iconScale` times the font size, `iconSpacing` times the font size before the
+/// text (after it for right-to-left text), centred on the first line; an icon alone
+/// is that square. The whole block is centred in the box it is drawn in.
+struct ContentLayout {
+  /// An icon's side, in font sizes.
+  static let iconScale = 1.2
+  /// The space between a label's icon and its text, in font sizes.
+  static let iconSpacing = 0.4
+
+  /// The text in points; nil for an empty string.
+  let text: TextLayout?
+  /// The icon's drawing and its name; nil without one.
+  let icon: (name: String, draw: @Sendable (Int) -> RGBAImage)?
+  /// The icon's square, in points from the block's top-left.
+  let iconFrame: PointRect
+  /// The text's top-left, in points from the block's top-left.
+  let textOrigin: PointOffset
+  /// The block's size, in points.
+  let size: PointSize
+
+  /// Lays out `content` within `maxWidth` points (nil: no wrapping). Errors carry
+  /// the JSON path of the field at fault relative to the content (`font`,
+  /// `systemImage`, `text`).
+  init(_ content: TextContent, maxWidth: Double?, directory: String) throws {
+    let count = content.string.unicodeScalars.count
+    guard count <= TextLayout.maximumLength else {
+      throw GlassError(
+        .invalidScene,
+        "the text has \(count) characters (Unicode scalars); at most \(TextLayout.maximumLength) are laid out, "
+          + "so split it into several texts",
+        at: GlassError.Location(jsonPath: "text"))
+    }
+    if let name = content.systemImage {
+      guard let draw = SystemImage.named(name) else {
+        throw GlassError(
+          .invalidScene,
+          "unknown systemImage \"\(JSONNode.shortened(name))\"; the icons are \(SystemImage.nameList)",
+          at: GlassError.Location(jsonPath: "systemImage"))
+      }
+      icon = (name, draw)
+    } else {
+      icon = nil
+    }
+    let font = content.font
+    guard font.size.isFinite, font.size > 0, font.size <= Font.maximumSize else {
+      throw GlassError(
+        .invalidScene,
+        "\(ParameterSpec.format(font.size)) is out of range; give a font size from 1 to "
+          + "\(ParameterSpec.format(Font.maximumSize)) pt",
+        at: GlassError.Location(jsonPath: "font.size"))
+    }
+    let face: FontFace
+    do {
+      face = try font.face(directory: directory)
+    } catch let error as GlassError {
+      throw error.located(GlassError.Location(jsonPath: "font"))
+    }
+    let side = icon == nil ? 0 : font.size * Self.iconScale
+    let gap = icon == nil || content.string.isEmpty ? 0 : font.size * Self.iconSpacing
+    let text =
+      content.string.isEmpty
+      ? nil
+      : TextLayout(
+        content.string, face: face, pixelSize: font.size, weight: font.weight,
+        maxWidth: maxWidth.map { max(0, $0 - side - gap) }, lineLimit: content.lineLimit,
+        alignment: content.alignment)
+    self.text = text
+    // The icon's centre on the first line's middle; whichever starts higher is at 0.
+    let middle = text.map { $0.lineHeight / 2 } ?? side / 2
+    var iconTop = middle - side / 2
+    var textTop = 0.0
+    if iconTop < 0 {
+      textTop = -iconTop
+      iconTop = 0
+    }
+    let textWidth = text?.width ?? 0
+    let rightToLeft = text?.lines.first?.runs.first(where: { $0.script != "Zyyy" })?.isRightToLeft ?? false
+    let iconX = rightToLeft ? textWidth + gap : 0
+    iconFrame = PointRect(x: iconX, y: iconTop, width: side, height: side)
+    textOrigin = PointOffset(x: rightToLeft ? 0 : side + gap, y: textTop)
+    size = PointSize(width: side + gap + textWidth, height: max(iconTop + side, textTop + (text?.height ?? 0)))
+  }
+
+  /// The block's coverage centred in `box` (points) at `scale` pixels a point:
+  /// the text's glyphs (`TextRaster.mask`, baselines on whole pixels) and the icon
+  /// (on whole pixels), composited "over". `rect` is where the mask lies on the
+  /// canvas; nil when nothing is drawn.
+  func mask(in box: PointRect, scale: Double) -> (rect: PixelRect, coverage: [UInt8])? {
+    let left = box.x + (box.width - size.width) / 2
+    let top = box.y + (box.height - size.height) / 2
+    var parts: [(rect: PixelRect, coverage: [UInt8])] = []
+    if let text,
+      let drawn = TextRaster.mask(
+        text.scaled(by: scale), origin: SIMD2((left + textOrigin.x) * scale, (top + textOrigin.y) * scale))
+    {
+      parts.append(drawn)
+    }
+    if let icon {
+      let n = Int((iconFrame.width * scale).rounded())
+      if n > 0 {
+        let x = Int(((left + iconFrame.x) * scale).rounded())
+        let y = Int(((top + iconFrame.y) * scale).rounded())
+        parts.append((PixelRect(x: x, y: y, width: n, height: n), IconCache.shared.coverage(icon.name, icon.draw, n)))
+      }
+    }
+    guard let first = parts.first else { return nil }
+    guard parts.count > 1 else { return first }
+    let rect = parts.dropFirst().reduce(first.rect) { $0.union($1.rect) }
+    var coverage = [UInt8](repeating: 0, count: rect.pixelCount)
+    for part in parts {
+      for row in 0..<part.rect.height {
+        let target = (part.rect.y - rect.y + row) * rect.width + (part.rect.x - rect.x)
+        for column in 0..<part.rect.width {
+          let a = Int(coverage[target + column])
+          let b = Int(part.coverage[row * part.rect.width + column])
+          coverage[target + column] = UInt8(a + (b * (255 - a) + 127) / 255)
+        }
+      }
+    }
+    return (rect, coverage)
+  }
+}
+
+/// Icons' coverage by name and size in pixels, drawn once each.
+final class IconCache: @unchecked Sendable {
+  static let shared = IconCache()
+  private struct Key: Hashable {
+    var name: String
+    var size: Int
+  }
+  private let lock = NSLock()
+  private var icons: [Key: [UInt8]] = [:]
+
+  func coverage(_ name: String, _ draw: @Sendable (Int) -> RGBAImage, _ size: Int) -> [UInt8] {
+    let key = Key(name: name, size: size)
+    if let found = lock.withLock({ icons[key] }) { return found }
+    let image = draw(size)
+    var coverage = [UInt8](repeating: 0, count: size * size)
+    for y in 0..<size {
+      for x in 0..<size { coverage[y * size + x] = UInt8(image.pixel16(x: x, y: y).w / 257) }
+    }
+    lock.withLock {
+      if icons.count > 512 { icons.removeAll() }
+      icons[key] = coverage
+    }
+    return coverage
+  }
+}
