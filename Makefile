@@ -68,7 +68,7 @@ assets: release
 	.build/release/glass-gpu-bench generate Assets/flowers.png --kind flowers --width 1280 --height 853
 	.build/release/glass-gpu-bench icons Assets/icons --size 96
 
-# The README's pictures (blend and union: the GPU renders at half size; morph.png
+# The README's pictures (blend, union and hello: the GPU renders at half size; morph.png
 # is an animated PNG of the pencil/eraser transition there and back).
 docs-images: release
 	.build/release/glass-gpu-bench generate /tmp/glass-gpu-readme.png --width 960 --height 540
@@ -76,6 +76,7 @@ docs-images: release
 	scripts/demo.sh
 	.build/release/glass-gpu-bench contact-sheet docs/images/blend.png out/blend-gpu.png --columns 1 --cell-width 480 --cell-height 240 --gap 0
 	.build/release/glass-gpu-bench contact-sheet docs/images/union.png out/union-gpu.png --columns 1 --cell-width 480 --cell-height 240 --gap 0
+	.build/release/glass-gpu-bench contact-sheet docs/images/hello.png out/hello-gpu.png --columns 1 --cell-width 640 --cell-height 360 --gap 0
 	cp out/morph-filmstrip.png docs/images/morph-filmstrip.png
 	.build/release/glass-gpu animate Assets/scenes/morph.json --format apng --scale 1 --fps 30 --round-trip --hold 0.6 --compression 12 -o docs/images/morph.png
 	.build/release/glass-gpu-bench contact-sheet docs/images/contact-sheet.png out/landmarks-gpu.png out/badges-gpu.png out/capsules-gpu.png out/material-gpu.png out/concentric-gpu.png out/signin-gpu.png --columns 3 --cell-width 480 --cell-height 300 --gap 12

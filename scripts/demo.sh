@@ -16,7 +16,7 @@ else
   echo "No EGL display with OpenGL ES 3 here; the 'gpu' renders fall back to the CPU (see out/gpu-info.txt)."
 fi
 
-scenes=(landmarks badges capsules material concentric signin blend union)
+scenes=(landmarks badges capsules material concentric signin hello blend union)
 status=0
 sheet=()
 for name in "${scenes[@]}"; do

@@ -8,7 +8,9 @@ import Testing
 enum DemoScenes {
   static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Assets/scenes")
-  static let names = ["landmarks", "badges", "capsules", "material", "concentric", "signin", "blend", "union", "morph"]
+  static let names = [
+    "landmarks", "badges", "capsules", "material", "concentric", "signin", "blend", "union", "morph", "hello",
+  ]
 
   static func path(_ name: String) -> String { folder.appendingPathComponent("\(name).json").path }
 

@@ -7,8 +7,8 @@ import Foundation
 /// The backdrop's linear luminance is estimated on the CPU from the scene itself,
 /// the same on both backends: at 15 points of the content's box (5 across, 3
 /// down) the background, then every layer under the content's layer (shapes and
-/// images by their pixels, materials and tinted glass by their tint and its
-/// strength; clear glass is looked through), then the layer's own glass tint,
+/// images by their pixels, an image's extension by the image mirrored at its
+/// edge, materials and tinted glass by their tint and its strength; clear glass is looked through), then the layer's own glass tint,
 /// material tint or shape fill, composited in linear light over white. Over
 /// `threshold` (0.179, where black and white text have the same WCAG contrast)
 /// the content is `dark`, under it `light`.
@@ -67,14 +67,15 @@ extension SceneLowering {
   }
 
   /// Draws `content` in `frame` (points), over everything drawn so far: an image
-  /// fitted and centred, or text as a coverage mask times its paint (the glyphs'
+  /// fitted and centred, or text (centred, or placed across by its alignment when
+  /// `alignedByText`, as a text layer is) as a coverage mask times its paint (the glyphs'
   /// coverage computed on the CPU, corrected for the paint's luminance, and
   /// composited by a masked fill on either backend). `layerIndex` is the index of
   /// the layer it belongs to (the backdrop under it decides the automatic colour);
   /// `at` is the content's JSON path, for errors.
   func lowerContent(
-    _ content: GlassContent, in frame: PointRect, layerIndex: Int, ground: ContentGround, at: String, name: String,
-    canvas: ImageHandle, into graph: inout RenderGraph
+    _ content: GlassContent, in frame: PointRect, alignedByText: Bool = false, layerIndex: Int,
+    ground: ContentGround, at: String, name: String, canvas: ImageHandle, into graph: inout RenderGraph
   ) throws {
     guard content.opacity > 0 else { return }
     let box = frame.insetBy(content.padding)
@@ -102,7 +103,8 @@ extension SceneLowering {
       } catch let error as GlassError {
         throw error.located(GlassError.Location(jsonPath: at))
       }
-      guard let (rect, coverage) = layout.mask(in: box, scale: scale) else { return }
+      guard let (rect, coverage) = layout.mask(in: box, scale: scale, alignment: alignedByText ? text.alignment : nil)
+      else { return }
       let visible = rect.intersection(canvasRect)
       guard !visible.isEmpty else { return }
       let fill =
@@ -172,7 +174,21 @@ extension SceneLowering {
             let frame = pixelFrame(l.frame)
             let clip = l.clipShape.geometry(in: pointFrame(frame), scale: scale)
             let image = try fitted(l, window: window).image
-            c = over(pixel(image, ix - frame.x - window.x, iy - frame.y - window.y) * clip.coverage(p.x, p.y), c)
+            var x = ix - frame.x
+            var y = iy - frame.y
+            var coverage = clip.coverage(p.x, p.y)
+            if let e = l.backgroundExtension {
+              // In the extension's insets: the image mirrored at its edge (unblurred).
+              let insets = extensionEffect(e).parameters
+              if x >= -insets.leadingPixels && x < frame.width + insets.trailingPixels && y >= -insets.topPixels
+                && y < frame.height + insets.bottomPixels && !(x >= 0 && y >= 0 && x < frame.width && y < frame.height)
+              {
+                x = x < 0 ? -x - 1 : x >= frame.width ? 2 * frame.width - x - 1 : x
+                y = y < 0 ? -y - 1 : y >= frame.height ? 2 * frame.height - y - 1 : y
+                coverage = 1
+              }
+            }
+            c = over(pixel(image, x - window.x, y - window.y) * coverage, c)
           case .material(let l):
             let shape = l.shape.geometry(in: l.frame, scale: scale, container: l.containerShape)
             let style = MaterialStyle.of(l.material)

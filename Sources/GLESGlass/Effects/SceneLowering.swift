@@ -73,7 +73,8 @@ struct SceneLowering {
           into: &graph)
       case .text(let layer):
         try lowerContent(
-          GlassContent(layer.text, padding: 0, opacity: layer.opacity), in: layer.frame, layerIndex: index,
+          GlassContent(layer.text, padding: 0, opacity: layer.opacity), in: layer.frame, alignedByText: true,
+          layerIndex: index,
           ground: .none, at: "layers[\(index)]", name: "\(name) text", canvas: canvas, into: &graph)
       }
     }

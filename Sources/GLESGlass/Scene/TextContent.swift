@@ -53,7 +53,8 @@ public struct TextContent: Hashable, Sendable {
 }
 
 /// Text (or a label, or an icon) on its own, in a frame: its lines wrap within the
-/// frame's width and the block is centred in the frame.
+/// frame's width, and the block sits in the frame by its alignment (leading: at
+/// the leading edge), centred vertically.
 public struct TextLayer: Hashable, Sendable {
   /// What is drawn.
   public var text: TextContent

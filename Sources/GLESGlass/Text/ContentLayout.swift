@@ -88,12 +88,24 @@ struct ContentLayout {
     size = PointSize(width: side + gap + textWidth, height: max(iconTop + side, textTop + (text?.height ?? 0)))
   }
 
-  /// The block's coverage centred in `box` (points) at `scale` pixels a point:
-  /// the text's glyphs (`TextRaster.mask`, baselines on whole pixels) and the icon
-  /// (on whole pixels), composited "over". `rect` is where the mask lies on the
-  /// canvas; nil when nothing is drawn.
-  func mask(in box: PointRect, scale: Double) -> (rect: PixelRect, coverage: [UInt8])? {
-    let left = box.x + (box.width - size.width) / 2
+  /// The block's coverage in `box` (points) at `scale` pixels a point, centred
+  /// vertically and placed across by `alignment` (nil: centred): the text's glyphs
+  /// (`TextRaster.mask`, baselines on whole pixels) and the icon (on whole
+  /// pixels), composited "over". `rect` is where the mask lies on the canvas; nil
+  /// when nothing is drawn.
+  func mask(
+    in box: PointRect, scale: Double, alignment: TextAlignment? = nil
+  ) -> (
+    rect: PixelRect, coverage: [UInt8]
+  )? {
+    let free = box.width - size.width
+    let rightToLeft = text?.lines.first?.runs.first(where: { $0.script != "Zyyy" })?.isRightToLeft ?? false
+    let left: Double
+    switch (alignment, rightToLeft) {
+    case (nil, _), (.center?, _): left = box.x + free / 2
+    case (.leading?, false), (.trailing?, true): left = box.x
+    case (.trailing?, false), (.leading?, true): left = box.x + free
+    }
     let top = box.y + (box.height - size.height) / 2
     var parts: [(rect: PixelRect, coverage: [UInt8])] = []
     if let text,
