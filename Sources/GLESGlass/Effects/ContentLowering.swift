@@ -95,27 +95,40 @@ extension SceneLowering {
             opacity: Float(min(max(content.opacity, 0), 1)))), inputs: [source],
         output: canvas, rect: rect, blend: true)
     case .text(let text):
-      let layout: ContentLayout
-      do {
-        // A thousandth of a point of slack: a frame fitted to the text, less its
-        // padding, must not wrap it through rounding.
-        layout = try ContentLayout(text, maxWidth: box.width + 0.001, directory: images.directory)
-      } catch let error as GlassError {
-        throw error.located(GlassError.Location(jsonPath: at))
-      }
-      guard let (rect, coverage) = layout.mask(in: box, scale: scale, alignment: alignedByText ? text.alignment : nil)
-      else { return }
-      let visible = rect.intersection(canvasRect)
-      guard !visible.isEmpty else { return }
       let fill =
         try text.foregroundStyle
         ?? .color(
           ContentStyle.automatic(
             overLuminance: try backdropLuminance(under: layerIndex, in: box, ground: ground)))
-      let corrected = TextRaster.corrected(coverage, luminance: fill.linearLuminance)
-      let mask = RGBAImage(width: rect.width, height: rect.height) { x, y in
-        SIMD4(255, 255, 255, corrected[y * rect.width + x])
+      let key = TextMaskCache.Key(
+        text: text, box: box, scale: scale, alignment: alignedByText ? text.alignment : nil,
+        directory: images.directory, luminance: fill.linearLuminance)
+      let drawn: (rect: PixelRect, mask: RGBAImage)?
+      if let cached = TextMaskCache.shared.get(key) {
+        drawn = cached
+      } else {
+        let layout: ContentLayout
+        do {
+          // A thousandth of a point of slack: a frame fitted to the text, less its
+          // padding, must not wrap it through rounding.
+          layout = try ContentLayout(text, maxWidth: box.width + 0.001, directory: images.directory)
+        } catch let error as GlassError {
+          throw error.located(GlassError.Location(jsonPath: at))
+        }
+        drawn = layout.mask(in: box, scale: scale, alignment: key.alignment).map { rect, coverage in
+          let corrected = TextRaster.corrected(coverage, luminance: key.luminance)
+          return (
+            rect,
+            RGBAImage(width: rect.width, height: rect.height) { x, y in
+              SIMD4(255, 255, 255, corrected[y * rect.width + x])
+            }
+          )
+        }
+        TextMaskCache.shared.put(key, drawn)
       }
+      guard let (rect, mask) = drawn else { return }
+      let visible = rect.intersection(canvasRect)
+      guard !visible.isEmpty else { return }
       let source = graph.importSource(
         mask, as: .linearHalf, rects: [visible.offsetBy(-rect.x, -rect.y)], name: "\(name) mask")
       graph.addPass(
@@ -231,5 +244,45 @@ extension SceneLowering {
     let shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape ?? container)
     let top = t.opacity(optics.tintIntensity).premultipliedLinear * shape.coverage(p.x, p.y)
     return top + c * (1 - top.w)
+  }
+}
+
+/// Text masks as the renders made them (coverage corrected for the paint,
+/// white with the coverage as alpha), by everything that decides them: a scene
+/// rendered again, a batch of similar scenes or the frames of an animation lay
+/// out and rasterise each text once. Within a budget; past it the cache starts
+/// again.
+final class TextMaskCache: @unchecked Sendable {
+  static let shared = TextMaskCache()
+
+  struct Key: Hashable {
+    var text: TextContent
+    var box: PointRect
+    var scale: Double
+    var alignment: TextAlignment?
+    var directory: String
+    var luminance: Double
+  }
+
+  private let lock = NSLock()
+  private var masks: [Key: (rect: PixelRect, mask: RGBAImage)?] = [:]
+  private var bytes = 0
+  /// The most bytes of masks kept.
+  let capacityBytes = 128 << 20
+
+  func get(_ key: Key) -> (rect: PixelRect, mask: RGBAImage)?? {
+    lock.withLock { masks[key] }
+  }
+
+  func put(_ key: Key, _ value: (rect: PixelRect, mask: RGBAImage)?) {
+    let size = value.map { $0.rect.pixelCount * 4 } ?? 0
+    guard size <= capacityBytes / 4 else { return }
+    lock.withLock {
+      if bytes + size > capacityBytes {
+        masks.removeAll()
+        bytes = 0
+      }
+      if masks.updateValue(value, forKey: key) == nil { bytes += size }
+    }
   }
 }

@@ -28,6 +28,11 @@ public enum TextRaster {
 
   private static let cache = GlyphCache()
 
+  /// How many glyph images FreeType has rasterised in this process: each face,
+  /// size, glyph and quarter-pixel offset once (while the cache holds them), not
+  /// once a render. For benchmarks and tests.
+  public static var rasterizedGlyphCount: Int { cache.rasterized }
+
   /// The glyph `id` of `face` at `pixelSize`, shifted right by `quarter` / 4 pixel.
   static func glyph(_ face: FontFace, _ id: UInt32, pixelSize: Double, quarter: Int) -> Glyph {
     let key = Key(face: ObjectIdentifier(face), sizeBits: pixelSize.bitPattern, glyph: id, quarter: quarter)
@@ -153,6 +158,7 @@ final class GlyphCache: @unchecked Sendable {
   private let lock = NSLock()
   private var glyphs: [TextRaster.Key: TextRaster.Glyph] = [:]
   private var bytes = 0
+  private var count = 0
   /// The most bytes of coverage kept; past it the cache starts again.
   let capacityBytes = 64 << 20
 
@@ -170,5 +176,13 @@ final class GlyphCache: @unchecked Sendable {
       bytes = 0
     }
     if glyphs.updateValue(glyph, forKey: key) == nil { bytes += glyph.coverage.count }
+    count += 1
+  }
+
+  /// Glyphs rasterised and stored so far.
+  var rasterized: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return count
   }
 }
