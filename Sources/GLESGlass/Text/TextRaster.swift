@@ -33,6 +33,10 @@ public enum TextRaster {
   /// once a render. For benchmarks and tests.
   public static var rasterizedGlyphCount: Int { cache.rasterized }
 
+  /// How many glyph images of `pixelSize` FreeType has rasterised (for tests that
+  /// run beside others).
+  static func rasterizedGlyphCount(pixelSize: Double) -> Int { cache.rasterized(pixelSize: pixelSize) }
+
   /// The glyph `id` of `face` at `pixelSize`, shifted right by `quarter` / 4 pixel.
   static func glyph(_ face: FontFace, _ id: UInt32, pixelSize: Double, quarter: Int) -> Glyph {
     let key = Key(face: ObjectIdentifier(face), sizeBits: pixelSize.bitPattern, glyph: id, quarter: quarter)
@@ -159,6 +163,7 @@ final class GlyphCache: @unchecked Sendable {
   private var glyphs: [TextRaster.Key: TextRaster.Glyph] = [:]
   private var bytes = 0
   private var count = 0
+  private var countBySize: [UInt64: Int] = [:]
   /// The most bytes of coverage kept; past it the cache starts again.
   let capacityBytes = 64 << 20
 
@@ -177,6 +182,14 @@ final class GlyphCache: @unchecked Sendable {
     }
     if glyphs.updateValue(glyph, forKey: key) == nil { bytes += glyph.coverage.count }
     count += 1
+    countBySize[key.sizeBits, default: 0] += 1
+  }
+
+  /// Glyphs of one size rasterised and stored so far.
+  func rasterized(pixelSize: Double) -> Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return countBySize[pixelSize.bitPattern] ?? 0
   }
 
   /// Glyphs rasterised and stored so far.

@@ -1,0 +1,375 @@
+import Foundation
+import GlassTestSupport
+import Testing
+
+@testable import GLESGlass
+
+/// Text in scenes: frames sized to fit (against hb-shape's advances and the font
+/// files' own metric tables), labels and buttons, the Swift API against the scene
+/// format, bad input with its JSON path, the automatic content colour (read from
+/// the rendered pixels), ink inside its frame at every scale, and glyphs
+/// rasterised once.
+@Suite("Text: scenes")
+struct TextSceneTests {
+  static let inter = "/usr/share/fonts/opentype/inter/Inter-Regular.otf"
+  static let interDisplay = "/usr/share/fonts/opentype/inter/InterDisplay-Regular.otf"
+
+  static func scene(_ layers: String, size: String = #"{"width": 400, "height": 300}"#, scale: Int = 2) throws -> Scene
+  {
+    try Scene(json: Array(#"{"version": 1, "size": \#(size), "scale": \#(scale), "layers": [\#(layers)]}"#.utf8))
+  }
+
+  /// hb-shape's advance of `text` in the font file at `points`, in points.
+  static func advance(_ text: String, font: String, points: Double) throws -> Double {
+    let metrics = try TextLayoutTests.typographicMetrics(font)
+    return Double(try TextLayoutTests.hbAdvance(text, font: font)) * points / Double(metrics.upem)
+  }
+
+  /// The line height of the font file at `points`, from its own tables.
+  static func lineHeight(font: String, points: Double) throws -> Double {
+    let m = try TextLayoutTests.typographicMetrics(font)
+    return Double(m.ascender - m.descender + m.lineGap) * points / Double(m.upem)
+  }
+
+  static func glassFrame(_ scene: Scene, _ index: Int = 0) throws -> PointRect {
+    guard case .glass(let glass) = scene.layers[index] else { throw GlassError(.invalidScene, "not glass") }
+    return glass.frame
+  }
+
+  @Test(
+    "a frame that gives only a position is the shaped advance and the line height plus the padding, within 0.5 px",
+    arguments: [
+      ("Hello, World!", "title", 28.0, interDisplay), ("AVATAR", "largeTitle", 34, interDisplay),
+      ("Sign In", "body", 17, inter), ("office fluffy", "caption", 12, inter),
+    ])
+  func fitted(text: String, style: String, points: Double, font: String) throws {
+    for padding in [16.0, 5] {
+      let scene = try Self.scene(
+        #"{"type": "glass", "frame": {"x": 10, "y": 20}, "content": {"text": "\#(text)", "font": "\#(style)", "padding": \#(padding)}}"#
+      )
+      let frame = try Self.glassFrame(scene)
+      let width = try Self.advance(text, font: font, points: points) + 2 * padding
+      let height = try Self.lineHeight(font: font, points: points) + 2 * padding
+      // 0.5 px at scale 2 is 0.25 pt.
+      #expect(abs(frame.width - width) <= 0.25, "\(text): width \(frame.width) pt against \(width)")
+      #expect(abs(frame.height - height) <= 0.25, "\(text): height \(frame.height) pt against \(height)")
+      #expect(frame.x == 10 && frame.y == 20)
+    }
+    // Without a padding in the file, SwiftUI's 16 pt.
+    let plain = try Self.glassFrame(
+      try Self.scene(#"{"type": "glass", "frame": {}, "content": {"text": "\#(text)", "font": "\#(style)"}}"#))
+    #expect(abs(plain.width - (try Self.advance(text, font: font, points: points) + 32)) <= 0.25)
+  }
+
+  @Test("a label is its icon (1.2 x the font size), a gap of 0.4 x the size and its text; height the larger")
+  func label() throws {
+    let scene = try Self.scene(
+      #"{"type": "material", "material": "regular", "frame": {"x": 0, "y": 0}, "content": {"text": "Flag", "systemImage": "flag.fill", "padding": 10}}"#
+    )
+    guard case .material(let material) = scene.layers[0] else {
+      Issue.record("not a material")
+      return
+    }
+    let width = 1.2 * 17 + 0.4 * 17 + (try Self.advance("Flag", font: Self.inter, points: 17)) + 20
+    let height = max(1.2 * 17, try Self.lineHeight(font: Self.inter, points: 17)) + 20
+    #expect(abs(material.frame.width - width) <= 0.25, "\(material.frame.width) against \(width)")
+    #expect(abs(material.frame.height - height) <= 0.25, "\(material.frame.height) against \(height)")
+    // An icon alone: a square of 1.2 x the font size.
+    let icon = try Self.glassFrame(
+      try Self.scene(
+        #"{"type": "glass", "frame": {}, "content": {"systemImage": "star.fill", "font": {"size": 20}, "padding": 0}}"#)
+    )
+    #expect(abs(icon.width - 24) < 1e-9 && abs(icon.height - 24) < 1e-9)
+  }
+
+  @Test("a text layer with a width wraps within it: its ink stays inside the width at every scale")
+  func wrapsWithinWidth() throws {
+    let text =
+      "Liquid Glass is a translucent material that reflects and refracts its surroundings, while dynamically transforming."
+    for scale in [1, 2, 3] {
+      var scene = try Self.scene(
+        #"{"type": "text", "text": "\#(text)", "foregroundStyle": "black", "frame": {"x": 20, "y": 20, "width": 150}}"#,
+        scale: scale)
+      scene.background = .fill(.color(.white))
+      guard case .text(let layer) = scene.layers[0] else {
+        Issue.record("not a text layer")
+        return
+      }
+      let lines = try Self.lineHeight(font: Self.inter, points: 17)
+      #expect(layer.frame.width == 150)
+      #expect(layer.frame.height > 3 * lines, "wrapped into several lines: \(layer.frame.height)")
+      let image = try DemoScenes.render(scene, [:], on: .cpu)
+      let ink = Self.inkBounds(image) { $0 < 200 }
+      let s = Double(scale)
+      #expect(ink.minX >= Int(20 * s) - 1 && ink.maxX <= Int(170 * s), "scale \(scale): ink \(ink) outside 20...170 pt")
+      #expect(ink.minY >= Int(20 * s) - 1 && ink.maxY <= Int((20 + layer.frame.height) * s) + 1)
+    }
+  }
+
+  /// The bounds of the pixels whose red channel (0...255) satisfies `isInk`.
+  static func inkBounds(_ image: RGBAImage, _ isInk: (Int) -> Bool) -> (minX: Int, minY: Int, maxX: Int, maxY: Int) {
+    var bounds = (minX: Int.max, minY: Int.max, maxX: Int.min, maxY: Int.min)
+    for y in 0..<image.height {
+      for x in 0..<image.width where isInk(Int(image.pixel16(x: x, y: y).x / 257)) {
+        bounds = (min(bounds.minX, x), min(bounds.minY, y), max(bounds.maxX, x + 1), max(bounds.maxY, y + 1))
+      }
+    }
+    return bounds
+  }
+
+  @Test("a label's ink lies inside its material's frame at 1x, 2x and 3x")
+  func inkInsideFrame() throws {
+    for scale in [1, 2, 3] {
+      var scene = try Self.scene(
+        #"{"type": "material", "material": "regular", "frame": {"x": 30, "y": 30}, "content": {"text": "Flag gjpqy", "systemImage": "flag.fill", "foregroundStyle": "black", "padding": 4}}"#,
+        scale: scale)
+      scene.background = .fill(.color(.white))
+      guard case .material(let material) = scene.layers[0] else { return }
+      let image = try DemoScenes.render(scene, [:], on: .cpu)
+      let ink = Self.inkBounds(image) { $0 < 160 }
+      let s = Double(scale)
+      let frame = material.frame
+      #expect(
+        ink.minX >= Int(((frame.x + 4) * s).rounded(.down)) - 1
+          && ink.maxX <= Int(((frame.maxX - 4) * s).rounded(.up)) + 1
+          && ink.minY >= Int(((frame.y + 4) * s).rounded(.down)) - 1
+          && ink.maxY <= Int(((frame.maxY - 4) * s).rounded(.up)) + 1,
+        "scale \(scale): ink \(ink) against the frame less its padding \(frame)")
+      #expect(ink.maxX - ink.minX > Int(40 * s), "the label drew: \(ink)")
+    }
+  }
+
+  @Test("buttons: interactive capsule glass sized to the label plus 14 and 7 pt; prominent is blue with a white label")
+  func buttons() throws {
+    let scene = try Self.scene(
+      #"""
+      {"type": "button", "title": "Toggle", "buttonStyle": "glassProminent", "frame": {"x": 20, "y": 30}},
+      {"type": "button", "title": "Toggle", "frame": {"x": 20, "y": 90}}
+      """#)
+    guard case .glass(let prominent) = scene.layers[0], case .glass(let plain) = scene.layers[1] else {
+      Issue.record("buttons read as glass")
+      return
+    }
+    let width = try Self.advance("Toggle", font: Self.inter, points: 17) + 28
+    let height = try Self.lineHeight(font: Self.inter, points: 17) + 14
+    for glass in [prominent, plain] {
+      #expect(abs(glass.frame.width - width) <= 0.25 && abs(glass.frame.height - height) <= 0.25, "\(glass.frame)")
+      #expect(glass.shape == .capsule && glass.glass.isInteractive && glass.glass.variant == .regular)
+    }
+    #expect(prominent.glass.tint == Color(hex: 0x0088FF))
+    #expect(prominent.content?.text?.foregroundStyle == .color(.white))
+    #expect(plain.glass.tint == nil && plain.content?.text?.foregroundStyle == nil)
+    // The Swift API builds the same layers.
+    let built = Scene(width: 400, height: 300) {
+      Button("Toggle").buttonStyle(.glassProminent).frame(x: 20, y: 30)
+      Button("Toggle").buttonStyle(.glass).frame(x: 20, y: 90)
+    }
+    #expect(built.layers == scene.layers)
+  }
+
+  @Test("the seed's examples in Swift build the same scene as in JSON, and write and read back")
+  func swiftAPI() throws {
+    let json = try Self.scene(
+      #"""
+      {"type": "glass", "frame": {"x": 20, "y": 20}, "content": {"text": "Hello, World!", "font": "title"}},
+      {"type": "glass", "shape": {"type": "roundedRect", "cornerRadius": 16}, "frame": {"x": 20, "y": 100}, "content": {"text": "Hello, World!", "font": "title"}},
+      {"type": "glass", "glass": {"variant": "regular", "tint": "orange", "interactive": true}, "frame": {"x": 20, "y": 180}, "content": {"text": "Hello, World!", "font": "title"}},
+      {"type": "material", "material": "regular", "shape": {"type": "roundedRect", "cornerRadius": 8}, "frame": {"x": 250, "y": 20}, "content": {"text": "Flag", "systemImage": "flag.fill"}},
+      {"type": "text", "text": "Caption", "font": "caption", "fontWeight": "semibold", "foregroundStyle": "white", "lineLimit": 2, "multilineTextAlignment": "center", "frame": {"x": 250, "y": 100, "width": 120}}
+      """#)
+    let built = Scene(width: 400, height: 300) {
+      Text("Hello, World!").font(.title).padding().frame(x: 20, y: 20).glassEffect()
+      Text("Hello, World!").font(.title).padding().frame(x: 20, y: 100).glassEffect(in: .rect(cornerRadius: 16))
+      Text("Hello, World!").font(.title).padding().frame(x: 20, y: 180).glassEffect(
+        .regular.tint(.orange).interactive())
+      Label("Flag", systemImage: "flag.fill").padding().frame(x: 250, y: 20)
+        .background(.regularMaterial, in: .rect(cornerRadius: 8))
+      Text("Caption").font(.caption).fontWeight(.semibold).foregroundStyle(.white).lineLimit(2)
+        .multilineTextAlignment(.center).frame(x: 250, y: 100, width: 120)
+    }
+    #expect(built == json)
+    #expect(try Scene(json: Array(json.json.utf8)) == json)
+  }
+
+  /// The error reading `layers` (in a scene file in `directory` when given).
+  static func error(_ layers: String, in directory: URL? = nil) throws -> GlassError? {
+    do {
+      if let directory {
+        let path = directory.appendingPathComponent("scene.json")
+        try Data(#"{"version": 1, "size": {"width": 300, "height": 200}, "layers": [\#(layers)]}"#.utf8).write(to: path)
+        _ = try SceneFile(path: path.path)
+      } else {
+        _ = try scene(layers)
+      }
+    } catch let error as GlassError {
+      return error
+    }
+    return nil
+  }
+
+  @Test("bad text input is one line naming the JSON path and the fix")
+  func badInput() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("text-bad-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data("this is not a font\n".utf8).write(to: folder.appendingPathComponent("x.ttf"))
+    let long = String(repeating: "a", count: 100_000)
+    let cases: [(layers: String, path: String, words: [String], inFolder: Bool)] = [
+      (
+        #"{"type": "glass", "frame": {}, "content": {"text": "Hi", "font": {"file": "nope.ttf"}}}"#,
+        "layers[0].content.font", ["nope.ttf"], true
+      ),
+      (
+        #"{"type": "glass", "frame": {}, "content": {"text": "Hi", "font": {"file": "x.ttf"}}}"#,
+        "layers[0].content.font", ["x.ttf"], true
+      ),
+      (
+        #"{"type": "text", "text": "Hi", "font": {"family": "No Such Family"}, "frame": {}}"#, "layers[0].font",
+        ["No Such Family", "fc-list"], false
+      ),
+      (
+        #"{"type": "text", "text": "Hi", "fontWeight": "fat", "frame": {}}"#, "layers[0].fontWeight",
+        ["fat", "semibold"], false
+      ),
+      (
+        #"{"type": "glass", "frame": {}, "content": {"text": "Hi", "systemImage": "no.such.icon"}}"#,
+        "layers[0].content.systemImage", ["no.such.icon", "flag.fill"], false
+      ),
+      (
+        #"{"type": "button", "title": "Hi", "systemImage": "nope", "frame": {}}"#, "layers[0].systemImage",
+        ["nope"], false
+      ),
+      (
+        #"{"type": "glass", "frame": {}, "content": {"text": "\#(long)"}}"#, "layers[0].content.text",
+        ["100000", "20000"], false
+      ),
+      (#"{"type": "glass", "frame": {"x": 1}}"#, "layers[0].frame", ["width"], false),
+      (
+        #"{"type": "glass", "frame": {}, "content": {"image": "a.png", "text": "Hi"}}"#, "layers[0].content.text",
+        ["not both"], false
+      ),
+    ]
+    for c in cases {
+      let error = try #require(try Self.error(c.layers, in: c.inFolder ? folder : nil), "\(c.layers.prefix(80))")
+      #expect(error.jsonPath == c.path, "\(error)")
+      let line = "\(error)"
+      #expect(!line.contains("\n"), "one line: \(line)")
+      for word in c.words { #expect(line.contains(word), "\(line) names \(word)") }
+    }
+  }
+
+  @Test("a scene built in Swift with a font that cannot be had fails to render, naming the field")
+  func swiftBadFont() throws {
+    let scene = Scene(width: 200, height: 100) {
+      Text("Hi").font(.custom("No Such Family", size: 17)).frame(x: 0, y: 0)
+      Text("Hi").font(.custom("No Such Family", size: 17)).padding().frame(x: 0, y: 40).glassEffect()
+    }
+    // A plain shape first, so the paths count past it.
+    let first = Layer.shape(
+      ShapeLayer(shape: .rect, frame: PointRect(x: 0, y: 0, width: 9, height: 9), fill: .color(.red)))
+    for (index, path) in [(0, "layers[1].font"), (1, "layers[1].content.font")] {
+      var one = scene
+      one.layers = [first, scene.layers[index]]
+      let error = #expect(throws: GlassError.self) { _ = try DemoScenes.render(one, [:], on: .cpu) }
+      #expect(error?.jsonPath == path, "\(String(describing: error))")
+      #expect("\(String(describing: error))".contains("No Such Family"))
+    }
+  }
+
+  @Test("the command line refuses a scene with a missing font: one line with the file and path, no output")
+  func commandLine() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("text-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try Data(
+      #"{"version": 1, "size": {"width": 100, "height": 60}, "layers": [{"type": "text", "text": "Hi", "font": {"file": "gone.otf"}, "frame": {}}]}"#
+        .utf8
+    ).write(to: folder.appendingPathComponent("bad.json"))
+    let before = files(in: folder)
+    let result = try runCLI(["render", "bad.json", "-o", "out.png", "--backend", "cpu"], in: folder)
+    expectRefused(result, mentioning: ["bad.json", "layers[0].font", "gone.otf"], leaving: folder, as: before)
+  }
+
+  @Test("an empty text draws nothing and measures 0 x 0: only the padding is left")
+  func emptyText() throws {
+    let layers = #"{"type": "shape", "frame": {"x": 20, "y": 20}, "fill": "white", "content": {"text": ""}}"#
+    let scene = try Self.scene(layers)
+    guard case .shape(let shape) = scene.layers[0] else { return }
+    #expect(shape.frame.width == 32 && shape.frame.height == 32)
+    var bare = scene
+    bare.layers = [.shape(ShapeLayer(shape: .rect, frame: shape.frame, fill: .color(.white)))]
+    let a = try DemoScenes.render(scene, [:], on: .cpu)
+    let b = try DemoScenes.render(bare, [:], on: .cpu)
+    #expect(try ImageComparison(a, b).maxDifference == 0)
+  }
+
+  /// The darkest and brightest red value (0...255) inside `rect` (pixels).
+  static func extremes(_ image: RGBAImage, _ rect: PixelRect) -> (darkest: Int, brightest: Int) {
+    var result = (darkest: 255, brightest: 0)
+    for y in rect.y..<rect.maxY {
+      for x in rect.x..<rect.maxX {
+        let v = Int(image.pixel16(x: x, y: y).x / 257)
+        result = (min(result.darkest, v), max(result.brightest, v))
+      }
+    }
+    return result
+  }
+
+  @Test("on the CPU, content without a foregroundStyle is dark over a light backdrop and light over a dark one")
+  func automaticColorCPU() throws { try Self.automaticColor(on: .cpu) }
+
+  @Test(
+    "on the GPU, content without a foregroundStyle is dark over a light backdrop and light over a dark one",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func automaticColorGPU() throws { try Self.automaticColor(on: .gpu) }
+
+  /// Reads the text's colour from the rendered pixels in the middle of the glass.
+  static func automaticColor(on backend: TestBackend) throws {
+    for (background, expectDark) in [("white", true), ("black", false), ("#f6d365", true), ("#1c1c60", false)] {
+      let scene = try Self.scene(
+        #"{"type": "glass", "glass": "clear", "frame": {"x": 20, "y": 20}, "content": {"text": "HHHH", "font": "title"}}"#,
+        size: ##"{"width": 200, "height": 100}, "background": "\##(background)""##, scale: 1)
+      let frame = try Self.glassFrame(scene)
+      let image = try DemoScenes.render(scene, [:], on: backend)
+      let inner = PixelRect(
+        x: Int(frame.x + 20), y: Int(frame.y + 18), width: Int(frame.width - 40), height: Int(frame.height - 36))
+      let (darkest, brightest) = Self.extremes(image, inner)
+      if expectDark {
+        #expect(darkest < 40, "\(backend) over \(background): the text's darkest red is \(darkest)")
+      } else {
+        #expect(brightest > 215, "\(backend) over \(background): the text's brightest red is \(brightest)")
+      }
+    }
+    // A foregroundStyle wins: red text over white.
+    let styled = try Self.scene(
+      ##"{"type": "glass", "glass": "clear", "frame": {"x": 20, "y": 20}, "content": {"text": "HHHH", "font": "title", "foregroundStyle": "#ff0000"}}"##,
+      size: #"{"width": 200, "height": 100}, "background": "white""#, scale: 1)
+    let frame = try Self.glassFrame(styled)
+    let image = try DemoScenes.render(styled, [:], on: backend)
+    var reddest = 0
+    for y in Int(frame.y + 18)..<Int(frame.maxY - 18) {
+      for x in Int(frame.x + 20)..<Int(frame.maxX - 20) {
+        let p = image.pixel16(x: x, y: y)
+        reddest = max(reddest, Int(p.x / 257) - Int(p.y / 257))
+      }
+    }
+    #expect(reddest > 200, "\(backend): red text, red minus green reaches \(reddest)")
+  }
+
+  @Test("a text drawn again, even a whole pixel further, rasterises no glyph: one each per face, size, quarter pixel")
+  func glyphsOnce() throws {
+    // 23.5 pt at scale 2: 47 px, a size no other test uses.
+    func scene(x: Double) throws -> Scene {
+      try Self.scene(
+        #"{"type": "text", "text": "Rasterised once, 0123456789", "font": {"size": 23.5}, "frame": {"x": \#(x), "y": 4}}"#
+      )
+    }
+    _ = try DemoScenes.render(try scene(x: 3.25), [:], on: .cpu)
+    let first = TextRaster.rasterizedGlyphCount(pixelSize: 47)
+    #expect(first > 10, "the first render rasterised the glyphs: \(first)")
+    // A point further at scale 2: a new mask, the same quarter-pixel offsets.
+    _ = try DemoScenes.render(try scene(x: 4.25), [:], on: .cpu)
+    _ = try DemoScenes.render(try scene(x: 3.25), [:], on: .cpu)
+    #expect(TextRaster.rasterizedGlyphCount(pixelSize: 47) == first)
+  }
+}
