@@ -519,10 +519,54 @@ struct SceneSchemaTests {
       let properties = member(member(member(root, "$defs"), glass), "properties")
       #expect(
         keys(properties).contains("glassEffectID") && keys(properties).contains("glassEffectTransition"), "\(glass)")
-      #expect(keys(member(member(properties, "content"), "properties")) == ["image", "opacity", "padding"], "\(glass)")
+      #expect(member(properties, "content") == .object([("$ref", .string("#/$defs/content"))]), "\(glass)")
       #expect(
         member(member(properties, "glassEffectTransition"), "enum")
           == .array(GlassEffectTransition.allCases.map { .string($0.rawValue) }), "\(glass)")
+    }
+  }
+
+  /// The text vocabulary of the hand-written schema is the reader's: fields,
+  /// styles, weights, icons, alignments and button styles.
+  @Test("the JSON Schema has the text fields and names the reader takes")
+  func textVocabulary() throws {
+    let root = try JSONValue.parse(Array(try Data(contentsOf: Self.schema)))
+    func member(_ value: JSONValue?, _ key: String) -> JSONValue? {
+      if case .object(let members)? = value { return members.first { $0.key == key }?.value }
+      return nil
+    }
+    func keys(_ value: JSONValue?) -> [String] {
+      if case .object(let members)? = value { return members.map(\.key).sorted() }
+      return []
+    }
+    func strings(_ value: JSONValue?) -> [String] {
+      guard case .array(let items)? = value else { return [] }
+      return items.compactMap { if case .string(let s) = $0 { s } else { nil } }
+    }
+    let defs = member(root, "$defs")
+    #expect(strings(member(member(member(member(defs, "layer"), "properties"), "type"), "enum")) == Scene.layerTypes)
+    let text = member(member(defs, "textContent"), "properties")
+    #expect(keys(text) == (Scene.textFields + ["padding", "opacity"]).sorted())
+    #expect(keys(member(member(defs, "imageContent"), "properties")) == ["image", "opacity", "padding"])
+    #expect(
+      keys(member(member(defs, "textLayer"), "properties"))
+        == (Scene.textFields + ["type", "frame", "opacity"]).sorted())
+    #expect(keys(member(member(defs, "buttonLayer"), "properties")) == Scene.buttonFields.sorted())
+    #expect(strings(member(member(text, "systemImage"), "enum")) == SystemImage.systemNames.map(\.systemName))
+    #expect(strings(member(member(text, "multilineTextAlignment"), "enum")) == TextAlignment.allCases.map(\.rawValue))
+    guard case .array(let fontForms)? = member(member(defs, "font"), "oneOf") else {
+      Issue.record("no $defs.font.oneOf")
+      return
+    }
+    #expect(strings(member(fontForms.first, "enum")) == Font.styles.map(\.name))
+    #expect(keys(member(fontForms.last, "properties")) == ["family", "file", "size", "weight"])
+    #expect(strings(member(member(defs, "fontWeight"), "enum")) == FontWeight.allCases.map(\.rawValue))
+    #expect(
+      strings(member(member(member(member(defs, "buttonLayer"), "properties"), "buttonStyle"), "enum"))
+        == ButtonStyle.allCases.map(\.rawValue))
+    // Every systemImage the schema names reads and draws.
+    for name in strings(member(member(text, "systemImage"), "enum")) {
+      #expect(SystemImage.named(name) != nil, "\(name)")
     }
   }
 

@@ -426,6 +426,10 @@ extension Scene {
   static let variants = Dictionary(uniqueKeysWithValues: Glass.Variant.allCases.map { ($0.rawValue, $0) })
   static let layerTypes = ["image", "shape", "material", "glass", "glassContainer", "text", "button"]
   static let buttonStyles = Dictionary(uniqueKeysWithValues: ButtonStyle.allCases.map { ($0.rawValue, $0) })
+  /// The fields of a button layer.
+  static let buttonFields = [
+    "type", "title", "systemImage", "font", "fontWeight", "foregroundStyle", "buttonStyle", "tint", "frame",
+  ]
 
   static func layer(_ node: JSONNode, directory: String) throws -> Layer {
     guard case .object(let members) = node.value else {
@@ -480,8 +484,7 @@ extension Scene {
           frame: try frame(o.required("frame"), fitting: content, contentPath: node.path, directory: directory),
           opacity: try o["opacity"]?.number() ?? 1))
     case "button":
-      let o = try node.object(
-        ["type", "title", "systemImage", "font", "fontWeight", "foregroundStyle", "buttonStyle", "tint", "frame"])
+      let o = try node.object(buttonFields)
       guard o["title"] != nil || o["systemImage"] != nil else {
         throw node.fail("give the button a \"title\", a \"systemImage\" or both")
       }
