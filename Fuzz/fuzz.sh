@@ -33,6 +33,8 @@ export SWIFT_BACKTRACE=enable=no
 # UBSan in the C code stops at the first report, with a stack.
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+# One-time allocations of system libraries that are not ours (Fuzz/lsan.supp says which).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0}
 
 # lld: gold fails on these links. -sanitize=fuzzer instruments the Swift code;
 # fuzzer-no-link the C code (libFuzzer's main is not used: each target's main

@@ -5,23 +5,29 @@ enum SceneVocabulary {
   /// Every field name.
   static let keys: [String] = [
     "animation", "background", "backgroundExtensionEffect", "bevelWidth", "blue", "bottom", "bottomLeading",
-    "bottomTrailing", "bounce", "center", "clipShape", "color", "colors", "containerShape", "content", "contentMode",
-    "cornerRadius", "corners", "dimming", "dispersion", "duration", "endPoint", "endRadius", "fill", "frame", "from",
-    "frost", "glass", "glassEffectID", "glassEffectTransition", "glassEffectUnion", "glowOpacity", "glowRadius",
-    "green", "height", "image", "interactive", "isUniform", "layers", "leading", "lightAngle", "lightening",
-    "linearGradient", "location", "material", "minimum", "opacity", "oppositeRimOpacity", "optics", "padding",
+    "bottomTrailing", "bounce", "buttonStyle", "center", "clipShape", "color", "colors", "containerShape", "content",
+    "contentMode", "cornerRadius", "corners", "dimming", "dispersion", "duration", "endPoint", "endRadius", "family",
+    "file", "fill", "font", "fontWeight", "foregroundStyle", "frame", "from", "frost", "glass", "glassEffectID",
+    "glassEffectTransition", "glassEffectUnion", "glowOpacity", "glowRadius", "green", "height", "image",
+    "interactive", "isUniform", "layers", "leading", "lightAngle", "lightening", "lineLimit", "linearGradient",
+    "location", "material", "minimum", "multilineTextAlignment", "opacity", "oppositeRimOpacity", "optics", "padding",
     "pressed", "pressedScale", "radialGradient", "red", "refraction", "rimOpacity", "rimWidth", "saturation", "scale",
     "shadowOffsetX", "shadowOffsetY", "shadowOpacity", "shadowRadius", "shape", "sigma", "size", "source", "spacing",
-    "startPoint", "startRadius", "states", "stops", "style", "tint", "tintIntensity", "to", "top", "topLeading",
-    "topTrailing", "touchPoint", "trailing", "transition", "type", "variant", "version", "width", "x", "x1", "x2",
-    "y", "y1", "y2",
+    "startPoint", "startRadius", "states", "stops", "style", "systemImage", "text", "tint", "tintIntensity", "title",
+    "to", "top", "topLeading", "topTrailing", "touchPoint", "trailing", "transition", "type", "variant", "version",
+    "weight", "width", "x", "x1", "x2", "y", "y1", "y2",
   ]
   /// Every string value that is not also a field name.
   static let values: [String] = [
-    "bar", "black", "bouncy", "brown", "capsule", "circle", "circular", "clear", "concentric", "concentricRectangle",
-    "continuous", "cyan", "easeIn", "easeInOut", "easeOut", "ellipse", "fit", "glassContainer", "gray", "identity",
-    "indigo", "linear", "matchedGeometry", "materialize", "mint", "orange", "pink", "purple", "rect", "regular",
-    "roundedRect", "smooth", "snappy", "spring", "teal", "thick", "thin", "timingCurve", "ultraThick", "ultraThin",
-    "unevenRoundedRect", "white", "yellow",
+    "bar", "black", "body", "bold", "bolt.fill", "bouncy", "brown", "button", "callout", "capsule", "caption",
+    "caption2", "checkmark", "circle", "circular", "clear", "cloud.bolt.rain.fill", "concentric",
+    "concentricRectangle", "continuous", "cyan", "easeIn", "easeInOut", "easeOut", "ellipse", "envelope.fill",
+    "eraser.fill", "fit", "flag.fill", "footnote", "gearshape.fill", "glassContainer", "glassProminent", "gray",
+    "headline", "heart.fill", "heavy", "identity", "indigo", "largeTitle", "light", "linear", "lock.fill",
+    "magnifyingglass", "matchedGeometry", "materialize", "medium", "mint", "moon.fill", "moon.stars.fill",
+    "mountain.2.fill", "orange", "person.fill", "pink", "plus", "purple", "rect", "regular", "roundedRect",
+    "scribble.variable", "semibold", "sidebar.left", "smooth", "snappy", "spring", "square.and.arrow.up", "star.fill",
+    "subheadline", "sun.rain.fill", "teal", "thick", "thin", "timingCurve", "title2", "title3", "ultraLight",
+    "ultraThick", "ultraThin", "unevenRoundedRect", "white", "yellow",
   ]
 }
