@@ -5,14 +5,35 @@ import Testing
 @testable import GLESGlass
 
 /// Text in scenes: frames sized to fit (against hb-shape's advances and the font
-/// files' own metric tables), labels and buttons, the Swift API against the scene
+/// files' own metric tables), lines broken where greedy wrapping by hb-shape's
+/// advances breaks them, labels and buttons, the Swift API against the scene
 /// format, bad input with its JSON path, the automatic content colour (read from
-/// the rendered pixels), ink inside its frame at every scale, and glyphs
-/// rasterised once.
+/// the rendered pixels), ink inside its frame at every scale, a text scene on both
+/// backends and against its golden, and glyphs rasterised once.
 @Suite("Text: scenes")
 struct TextSceneTests {
-  static let inter = "/usr/share/fonts/opentype/inter/Inter-Regular.otf"
-  static let interDisplay = "/usr/share/fonts/opentype/inter/InterDisplay-Regular.otf"
+  /// The file fontconfig picks for `family` at `weight` (`fc-match -f '%{file}'`),
+  /// as the library asks it for the system font and named families; the file's
+  /// name must be the family's (so that a missing family fails here).
+  static func fontFile(_ family: String, weight: String = "regular") throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["fc-match", "-f", "%{file}", "\(family):weight=\(weight)"]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let path = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+    let stem = family.replacingOccurrences(of: " ", with: "")
+    try #require(
+      process.terminationStatus == 0 && (name == stem || name.hasPrefix(stem + "-")),
+      "fc-match picked \(path) for \(family)")
+    return path
+  }
+
+  /// Inter (the system font under 20 pt), regular.
+  static var inter: String { get throws { try fontFile("Inter") } }
 
   static func scene(_ layers: String, size: String = #"{"width": 400, "height": 300}"#, scale: Int = 2) throws -> Scene
   {
@@ -39,13 +60,21 @@ struct TextSceneTests {
   @Test(
     "a frame that gives only a position is the shaped advance and the line height plus the padding, within 0.5 px",
     arguments: [
-      ("Hello, World!", "title", 28.0, interDisplay), ("AVATAR", "largeTitle", 34, interDisplay),
-      ("Sign In", "body", 17, inter), ("office fluffy", "caption", 12, inter),
+      ("Hello, World!", #""font": "title""#, 28.0, "Inter Display", "regular"),
+      ("AVATAR", #""font": "largeTitle""#, 34, "Inter Display", "regular"),
+      ("Hello, World!", #""font": "title", "fontWeight": "bold""#, 28, "Inter Display", "bold"),
+      ("Sign In", #""font": "body""#, 17, "Inter", "regular"),
+      ("Done", #""font": "headline""#, 17, "Inter", "semibold"),
+      ("office fluffy", #""font": "caption""#, 12, "Inter", "regular"),
+      // Its hhea line (1.164 em) is not its OS/2 typo line (1.2 em): it does not ask
+      // for the typo metrics, so the hhea ones count (the reader follows fsSelection).
+      ("Sign In", #""font": {"family": "DejaVu Sans", "size": 24}"#, 24, "DejaVu Sans", "regular"),
     ])
-  func fitted(text: String, style: String, points: Double, font: String) throws {
+  func fitted(text: String, style: String, points: Double, family: String, weight: String) throws {
+    let font = try Self.fontFile(family, weight: weight)
     for padding in [16.0, 5] {
       let scene = try Self.scene(
-        #"{"type": "glass", "frame": {"x": 10, "y": 20}, "content": {"text": "\#(text)", "font": "\#(style)", "padding": \#(padding)}}"#
+        #"{"type": "glass", "frame": {"x": 10, "y": 20}, "content": {"text": "\#(text)", \#(style), "padding": \#(padding)}}"#
       )
       let frame = try Self.glassFrame(scene)
       let width = try Self.advance(text, font: font, points: points) + 2 * padding
@@ -57,7 +86,7 @@ struct TextSceneTests {
     }
     // Without a padding in the file, SwiftUI's 16 pt.
     let plain = try Self.glassFrame(
-      try Self.scene(#"{"type": "glass", "frame": {}, "content": {"text": "\#(text)", "font": "\#(style)"}}"#))
+      try Self.scene(#"{"type": "glass", "frame": {}, "content": {"text": "\#(text)", \#(style)}}"#))
     #expect(abs(plain.width - (try Self.advance(text, font: font, points: points) + 32)) <= 0.25)
   }
 
@@ -74,6 +103,18 @@ struct TextSceneTests {
     let height = max(1.2 * 17, try Self.lineHeight(font: Self.inter, points: 17)) + 20
     #expect(abs(material.frame.width - width) <= 0.25, "\(material.frame.width) against \(width)")
     #expect(abs(material.frame.height - height) <= 0.25, "\(material.frame.height) against \(height)")
+    // Inter's line (1.21 em) is taller than the icon (1.2 em); DejaVu Sans's (1.16
+    // em, from its tables) is not, so its label is as tall as the icon.
+    let dejaVu = try Self.fontFile("DejaVu Sans")
+    let dejaVuLine = try Self.lineHeight(font: dejaVu, points: 30)
+    try #require(dejaVuLine < 36, "DejaVu Sans's line at 30 pt: \(dejaVuLine)")
+    let tall = try Self.glassFrame(
+      try Self.scene(
+        #"{"type": "glass", "frame": {}, "content": {"text": "Flag", "systemImage": "flag.fill", "font": {"family": "DejaVu Sans", "size": 30}, "padding": 0}}"#
+      ))
+    let tallWidth = 1.2 * 30 + 0.4 * 30 + (try Self.advance("Flag", font: dejaVu, points: 30))
+    #expect(abs(tall.width - tallWidth) <= 0.25, "\(tall.width) against \(tallWidth)")
+    #expect(abs(tall.height - 36) <= 0.25, "the icon's 36 pt, not the line's \(dejaVuLine): \(tall.height)")
     // An icon alone: a square of 1.2 x the font size.
     let icon = try Self.glassFrame(
       try Self.scene(
@@ -106,6 +147,67 @@ struct TextSceneTests {
     }
   }
 
+  @Test("a text layer with a width breaks its lines at spaces, greedily by hb-shape's advances, one band of ink each")
+  func wrapsAtSpaces() throws {
+    let text = TextLayoutTests.paragraph
+    let font = try Self.inter
+    let upem = Double(try TextLayoutTests.typographicMetrics(font).upem)
+    func advance(_ words: ArraySlice<Substring>) throws -> Double {
+      Double(try TextLayoutTests.hbAdvance(words.joined(separator: " "), font: font)) * 17 / upem
+    }
+    let words = text.split(separator: " ")
+    for width in [150.0, 235] {
+      // The lines by definition: as many whole words as hb-shape says fit.
+      var expected: [ArraySlice<Substring>] = []
+      var start = 0
+      while start < words.count {
+        var end = start + 1
+        while end < words.count, try advance(words[start...end]) <= width { end += 1 }
+        expected.append(words[start..<end])
+        start = end
+      }
+      for line in expected {
+        let lineAdvance = try advance(line)
+        #expect(lineAdvance <= width, "\(line) is \(lineAdvance) pt")
+      }
+      var scene = try Self.scene(
+        #"{"type": "text", "text": "\#(text)", "foregroundStyle": "black", "frame": {"x": 20, "y": 20, "width": \#(width)}}"#
+      )
+      scene.background = .fill(.color(.white))
+      guard case .text(let layer) = scene.layers[0] else {
+        Issue.record("not a text layer")
+        return
+      }
+      #expect(
+        abs(layer.frame.height - Double(expected.count) * (try Self.lineHeight(font: font, points: 17))) <= 0.25,
+        "\(expected.count) lines: \(layer.frame.height) pt")
+      // The lines the renderer draws, read from its layout (ContentLayout, as
+      // lowerContent makes it within the frame's width): the length of each, in
+      // Unicode scalars of the line it shaped.
+      let layout = try #require(try ContentLayout(layer.text, maxWidth: layer.frame.width, directory: ".").text)
+      let lengths = layout.lines.map { line in line.runs.map(\.scalars.upperBound).max() ?? 0 }
+      #expect(lengths == expected.map { $0.joined(separator: " ").unicodeScalars.count }, "width \(width)")
+      // The pixels: one band of ink rows a line (a line's descenders do not reach
+      // the next line's ascenders).
+      let image = try DemoScenes.render(scene, [:], on: .cpu)
+      var bands: [(top: Int, bottom: Int)] = []
+      for y in 0..<image.height {
+        var inked = false
+        for x in 0..<image.width where image.pixel16(x: x, y: y).x / 257 < 128 {
+          inked = true
+          break
+        }
+        guard inked else { continue }
+        if let last = bands.last, last.bottom == y {
+          bands[bands.count - 1].bottom = y + 1
+        } else {
+          bands.append((y, y + 1))
+        }
+      }
+      #expect(bands.count == expected.count, "width \(width): bands of ink \(bands)")
+    }
+  }
+
   /// The bounds of the pixels whose red channel (0...255) satisfies `isInk`.
   static func inkBounds(_ image: RGBAImage, _ isInk: (Int) -> Bool) -> (minX: Int, minY: Int, maxX: Int, maxY: Int) {
     var bounds = (minX: Int.max, minY: Int.max, maxX: Int.min, maxY: Int.min)
@@ -124,7 +226,10 @@ struct TextSceneTests {
         #"{"type": "material", "material": "regular", "frame": {"x": 30, "y": 30}, "content": {"text": "Flag gjpqy", "systemImage": "flag.fill", "foregroundStyle": "black", "padding": 4}}"#,
         scale: scale)
       scene.background = .fill(.color(.white))
-      guard case .material(let material) = scene.layers[0] else { return }
+      guard case .material(let material) = scene.layers[0] else {
+        Issue.record("not a material")
+        return
+      }
       let image = try DemoScenes.render(scene, [:], on: .cpu)
       let ink = Self.inkBounds(image) { $0 < 160 }
       let s = Double(scale)
@@ -217,11 +322,15 @@ struct TextSceneTests {
     let cases: [(layers: String, path: String, words: [String], inFolder: Bool)] = [
       (
         #"{"type": "glass", "frame": {}, "content": {"text": "Hi", "font": {"file": "nope.ttf"}}}"#,
-        "layers[0].content.font", ["nope.ttf"], true
+        "layers[0].content.font", ["nope.ttf", "check the path"], true
       ),
       (
         #"{"type": "glass", "frame": {}, "content": {"text": "Hi", "font": {"file": "x.ttf"}}}"#,
-        "layers[0].content.font", ["x.ttf"], true
+        "layers[0].content.font", ["x.ttf", "not a font", "TrueType or OpenType"], true
+      ),
+      (
+        #"{"type": "button", "title": "Hi", "font": {"file": "nope.ttf"}, "frame": {}}"#, "layers[0].font",
+        ["nope.ttf", "check the path"], true
       ),
       (
         #"{"type": "text", "text": "Hi", "font": {"family": "No Such Family"}, "frame": {}}"#, "layers[0].font",
@@ -237,11 +346,16 @@ struct TextSceneTests {
       ),
       (
         #"{"type": "button", "title": "Hi", "systemImage": "nope", "frame": {}}"#, "layers[0].systemImage",
-        ["nope"], false
+        ["nope", "flag.fill"], false
       ),
       (
+        #"{"type": "shape", "fill": "red", "frame": {"width": 9, "height": 9}}, {"type": "button", "title": "\#(long)", "frame": {}}"#,
+        "layers[1].title", ["100000", "20000"], false
+      ),
+      (#"{"type": "text", "text": "\#(long)", "frame": {}}"#, "layers[0].text", ["100000", "20000"], false),
+      (
         #"{"type": "glass", "frame": {}, "content": {"text": "\#(long)"}}"#, "layers[0].content.text",
-        ["100000", "20000"], false
+        ["100000", "20000", "split it"], false
       ),
       (#"{"type": "glass", "frame": {"x": 1}}"#, "layers[0].frame", ["width"], false),
       (
@@ -276,6 +390,24 @@ struct TextSceneTests {
     }
   }
 
+  @Test("a button built in Swift whose label cannot be laid out fails to render, as its documentation says")
+  func swiftBadButton() throws {
+    // Button.glassLayer documents "zero-sized when its font cannot be had
+    // (rendering then fails with the reason)", but it drops the label with the
+    // frame: the render succeeds and draws nothing. Text keeps its content and
+    // fails (swiftBadFont). Remove withKnownIssue when Button keeps its label.
+    for (button, word) in [
+      (Button("Hi").font(.custom("No Such Family", size: 17)).frame(x: 10, y: 10), "No Such Family"),
+      (Button("Hi", systemImage: "no.such.icon").frame(x: 10, y: 10), "no.such.icon"),
+    ] {
+      let scene = Scene(width: 200, height: 100) { button }
+      withKnownIssue("Button.glassLayer drops a label it cannot lay out, so nothing reports the error") {
+        let error = #expect(throws: GlassError.self) { _ = try DemoScenes.render(scene, [:], on: .cpu) }
+        #expect(error?.jsonPath?.hasPrefix("layers[0]") == true && "\(String(describing: error))".contains(word))
+      }
+    }
+  }
+
   @Test("the command line refuses a scene with a missing font: one line with the file and path, no output")
   func commandLine() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("text-cli-\(UUID().uuidString)")
@@ -294,7 +426,10 @@ struct TextSceneTests {
   func emptyText() throws {
     let layers = #"{"type": "shape", "frame": {"x": 20, "y": 20}, "fill": "white", "content": {"text": ""}}"#
     let scene = try Self.scene(layers)
-    guard case .shape(let shape) = scene.layers[0] else { return }
+    guard case .shape(let shape) = scene.layers[0] else {
+      Issue.record("not a shape")
+      return
+    }
     #expect(shape.frame.width == 32 && shape.frame.height == 32)
     var bare = scene
     bare.layers = [.shape(ShapeLayer(shape: .rect, frame: shape.frame, fill: .color(.white)))]
@@ -371,5 +506,177 @@ struct TextSceneTests {
     _ = try DemoScenes.render(try scene(x: 4.25), [:], on: .cpu)
     _ = try DemoScenes.render(try scene(x: 3.25), [:], on: .cpu)
     #expect(TextRaster.rasterizedGlyphCount(pixelSize: 47) == first)
+  }
+
+  // MARK: A text scene on both backends, its golden, and its ink at 1x, 2x and 3x
+
+  /// The seed's text on glass, 320 x 260 pt, no image files: the three Hello, World!
+  /// glass forms over a gradient from light to dark (so the automatic colour takes
+  /// both values) with a circle and a capsule behind them to refract, the Flag label
+  /// on regular material over teal, and a prominent Toggle button. The material
+  /// comes first: its blur (16 pt) would reach the first title's text.
+  static func textScene(scale: Int) throws -> Scene {
+    try scene(
+      #"""
+      {"type": "shape", "shape": "circle", "frame": {"x": 150, "y": 4, "width": 60, "height": 60}, "fill": "yellow"},
+      {"type": "shape", "shape": "capsule", "frame": {"x": -10, "y": 150, "width": 130, "height": 22}, "fill": "red"},
+      {"type": "shape", "frame": {"x": 204, "y": 12, "width": 110, "height": 120}, "fill": "teal"},
+      {"type": "material", "material": "regular", "shape": {"type": "roundedRect", "cornerRadius": 8}, "frame": {"x": 212, "y": 46}, "content": {"text": "Flag", "systemImage": "flag.fill"}},
+      {"type": "glass", "frame": {"x": 12, "y": 12}, "content": {"text": "Hello, World!", "font": "title"}},
+      {"type": "glass", "shape": {"type": "roundedRect", "cornerRadius": 16}, "frame": {"x": 12, "y": 94}, "content": {"text": "Hello, World!", "font": "title"}},
+      {"type": "glass", "glass": {"variant": "regular", "tint": "orange", "interactive": true}, "frame": {"x": 12, "y": 176}, "content": {"text": "Hello, World!", "font": "title"}},
+      {"type": "button", "title": "Toggle", "buttonStyle": "glassProminent", "frame": {"x": 218, "y": 182}}
+      """#,
+      size:
+        ##"{"width": 320, "height": 260}, "background": {"linearGradient": {"colors": ["#eef3ff", "#2a2560", "#15123a"], "startPoint": "top", "endPoint": "bottom"}}"##,
+      scale: scale)
+  }
+
+  /// The layers of `textScene` with text, and the padding between each frame and
+  /// its text (glass and material: `.padding()`'s 16 pt; a button: 14 by 7 pt).
+  static let textLayers: [(index: Int, across: Double, down: Double)] = [
+    (3, 16, 16), (4, 16, 16), (5, 16, 16), (6, 16, 16), (7, 14, 7),
+  ]
+
+  /// A layer's frame, whatever its kind.
+  static func frame(_ layer: Layer) throws -> PointRect {
+    switch layer {
+    case .glass(let l): return l.frame
+    case .material(let l): return l.frame
+    case .shape(let l): return l.frame
+    case .text(let l): return l.frame
+    default: throw GlassError(.invalidScene, "no frame")
+    }
+  }
+
+  /// The scene with no text: the same layers, frames and glass, without content.
+  static func withoutText(_ scene: Scene) -> Scene {
+    var bare = scene
+    bare.layers = scene.layers.map { layer in
+      switch layer {
+      case .glass(var l):
+        l.content = nil
+        return .glass(l)
+      case .material(var l):
+        l.content = nil
+        return .material(l)
+      default: return layer
+      }
+    }
+    return bare
+  }
+
+  @Test("the text scene's ink lies inside each frame less its padding (1 px of slack) at 1x and 3x, unclipped")
+  func textSceneInk() async throws {
+    let title = try Self.advance("Hello, World!", font: try Self.fontFile("Inter Display"), points: 28)
+    // At 2x the golden holds the scene's pixels; here the scales either side.
+    for scale in [1, 3] {
+      let scene = try Self.textScene(scale: scale)
+      // The two renders side by side: at 3x they are most of the suite's time.
+      async let rendered = DemoScenes.render(scene, [:], on: .cpu)
+      async let renderedBare = DemoScenes.render(Self.withoutText(scene), [:], on: .cpu)
+      let (withText, without) = try await (rendered, renderedBare)
+      let s = Double(scale)
+      // Each pixel the text changed belongs to the layer whose frame holds it.
+      guard case .eight(let inked) = withText.samples, case .eight(let bare) = without.samples else {
+        Issue.record("8-bit renders")
+        return
+      }
+      var ink = [Int: (minX: Int, minY: Int, maxX: Int, maxY: Int)]()
+      var stray: [String] = []
+      for y in 0..<withText.height {
+        for x in 0..<withText.width {
+          let i = 4 * (y * withText.width + x)
+          guard
+            inked[i] != bare[i] || inked[i + 1] != bare[i + 1] || inked[i + 2] != bare[i + 2]
+              || inked[i + 3] != bare[i + 3]
+          else { continue }
+          let owner = try Self.textLayers.first { entry in
+            let f = try Self.frame(scene.layers[entry.index])
+            return Double(x) >= f.x * s && Double(x) < f.maxX * s && Double(y) >= f.y * s && Double(y) < f.maxY * s
+          }
+          guard let owner else {
+            stray.append("(\(x), \(y))")
+            continue
+          }
+          let b = ink[owner.index] ?? (Int.max, Int.max, Int.min, Int.min)
+          ink[owner.index] = (min(b.minX, x), min(b.minY, y), max(b.maxX, x + 1), max(b.maxY, y + 1))
+        }
+      }
+      #expect(stray.isEmpty, "scale \(scale): text drawn outside every frame at \(stray.prefix(5))")
+      for entry in Self.textLayers {
+        let frame = try Self.frame(scene.layers[entry.index])
+        let b = try #require(ink[entry.index], "scale \(scale): layer \(entry.index) drew no text")
+        // Inside the frame less its padding, a pixel of slack for rounding: no glyph
+        // reaches the frame's edge, where it would be cut.
+        let box = (
+          minX: Int(((frame.x + entry.across) * s).rounded(.down)) - 1,
+          minY: Int(((frame.y + entry.down) * s).rounded(.down)) - 1,
+          maxX: Int(((frame.maxX - entry.across) * s).rounded(.up)) + 1,
+          maxY: Int(((frame.maxY - entry.down) * s).rounded(.up)) + 1
+        )
+        #expect(
+          b.minX >= box.minX && b.minY >= box.minY && b.maxX <= box.maxX && b.maxY <= box.maxY,
+          "scale \(scale): layer \(entry.index)'s ink \(b) outside \(box) (frame \(frame))")
+        // And the whole text is there: its ink spans most of the content's width
+        // (less the glyphs' side bearings and the icon's margin).
+        let content = (frame.width - 2 * entry.across) * s
+        #expect(
+          Double(b.maxX - b.minX) >= 0.85 * content,
+          "scale \(scale): layer \(entry.index)'s ink is \(b.maxX - b.minX) px across, its content \(content)")
+      }
+      // The titles' content is hb-shape's advance of the text.
+      let first = try Self.frame(scene.layers[4])
+      #expect(abs(first.width - 32 - title) <= 0.25)
+    }
+  }
+
+  static let textGolden = GoldenTests.folder.appendingPathComponent("scene-text-2x.png").path
+
+  /// `output` against the text scene's golden: exactly on the CPU (which records
+  /// it, with GLASS_GPU_RECORD_GOLDENS=1, when missing), within the scene parity
+  /// bar on the GPU; a failure writes the image and a difference image.
+  static func checkTextGolden(_ output: RGBAImage, on backend: TestBackend) throws {
+    guard FileManager.default.fileExists(atPath: textGolden) else {
+      if GoldenTests.record && backend == .cpu {
+        try PNGCodec.write(output, to: textGolden, compression: 12)
+        Issue.record("recorded the missing golden \(textGolden); check it and run again")
+      } else {
+        Issue.record("no golden \(textGolden); record it with GLASS_GPU_RECORD_GOLDENS=1 swift test --filter TextScene")
+      }
+      return
+    }
+    let expected = try PNGCodec.read(path: textGolden).image
+    try #require(output.size == expected.size, "\(output.size) against the golden's \(expected.size)")
+    let comparison = try ImageComparison(output, expected)
+    let failures =
+      backend == .cpu
+      ? (comparison.maxDifference == 0 ? [] : ["not exact"]) : SceneRenderingTests.bar.failures(comparison)
+    guard !failures.isEmpty else { return }
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("glass-gpu-golden-failures")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let actual = folder.appendingPathComponent("scene-text-2x-\(backend).png").path
+    let diff = folder.appendingPathComponent("scene-text-2x-\(backend)-diff.png").path
+    try PNGCodec.write(output, to: actual)
+    try PNGCodec.write(ImageComparison.differenceImage(output, expected), to: diff)
+    Issue.record(
+      "the text scene on \(backend): \(failures.joined(separator: "; ")): \(comparison.summary); wrote \(actual) and \(diff)"
+    )
+  }
+
+  @Test("the CPU renders the text scene at 2x exactly as its golden")
+  func textSceneGoldenCPU() throws {
+    try Self.checkTextGolden(try DemoScenes.render(try Self.textScene(scale: 2), [:], on: .cpu), on: .cpu)
+  }
+
+  @Test(
+    "the GPU renders the text scene at 2x within the scene parity bar of the CPU and of the golden",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func textSceneGPU() throws {
+    let scene = try Self.textScene(scale: 2)
+    let gpu = try DemoScenes.render(scene, [:], on: .gpu)
+    let cpu = try DemoScenes.render(scene, [:], on: .cpu)
+    SceneRenderingTests.bar.check(try ImageComparison(gpu, cpu), "text scene parity")
+    try Self.checkTextGolden(gpu, on: .gpu)
   }
 }
