@@ -392,19 +392,15 @@ struct TextSceneTests {
 
   @Test("a button built in Swift whose label cannot be laid out fails to render, as its documentation says")
   func swiftBadButton() throws {
-    // Button.glassLayer documents "zero-sized when its font cannot be had
-    // (rendering then fails with the reason)", but it drops the label with the
-    // frame: the render succeeds and draws nothing. Text keeps its content and
-    // fails (swiftBadFont). Remove withKnownIssue when Button keeps its label.
+    // A label that cannot be laid out leaves the button zero-sized but keeps the
+    // label, so rendering fails with the reason, as Text does (swiftBadFont).
     for (button, word) in [
       (Button("Hi").font(.custom("No Such Family", size: 17)).frame(x: 10, y: 10), "No Such Family"),
       (Button("Hi", systemImage: "no.such.icon").frame(x: 10, y: 10), "no.such.icon"),
     ] {
       let scene = Scene(width: 200, height: 100) { button }
-      withKnownIssue("Button.glassLayer drops a label it cannot lay out, so nothing reports the error") {
-        let error = #expect(throws: GlassError.self) { _ = try DemoScenes.render(scene, [:], on: .cpu) }
-        #expect(error?.jsonPath?.hasPrefix("layers[0]") == true && "\(String(describing: error))".contains(word))
-      }
+      let error = #expect(throws: GlassError.self) { _ = try DemoScenes.render(scene, [:], on: .cpu) }
+      #expect(error?.jsonPath?.hasPrefix("layers[0]") == true && "\(String(describing: error))".contains(word))
     }
   }
 

@@ -161,12 +161,16 @@ public struct Button: SceneElement {
     label = TextContent(title, systemImage: systemImage)
   }
 
-  /// The button's glass; zero-sized when its font cannot be had (rendering then
-  /// fails with the reason).
+  /// The button's glass; zero-sized, with its label kept, when the label cannot
+  /// be laid out (its font cannot be had, its icon is unknown): rendering then
+  /// fails with the reason and the label's JSON path.
   public var glassLayer: GlassLayer {
     (try? style.glassLayer(
       label, x: origin.x, y: origin.y, width: width, height: height, tint: tintColor))
-      ?? GlassLayer(frame: PointRect(x: origin.x, y: origin.y, width: width ?? 0, height: height ?? 0))
+      ?? GlassLayer(
+        glass: Glass.regular.interactive(),
+        frame: PointRect(x: origin.x, y: origin.y, width: width ?? 0, height: height ?? 0),
+        content: GlassContent(label, padding: 0))
   }
 
   /// The glass layer.
