@@ -7,8 +7,10 @@
 //                smooth minimum of radius u_blendRadius (GlassProfile)
 //   pull  = refraction * (1 - sqrt(1 - x^2)),  x = clamp(1 + d / bevelWidth, 0, 1)
 //   body  = backdrop(p - n * pull)             each backdrop weighted by look
-//   body  = saturate, lighten, dim, tint; + rim and glow toward white
-//   out   = body * coverage + (1 - coverage) * shadow      (blended over)
+//   body  = lighten, saturate (in gamut), tint, dim; + glint toward the face's
+//           hue, + glow toward white
+//   out   = body * coverage + black * (shadow * (1 - coverage)
+//                                      + (1 - shadow) * contour * ring)  (blended over)
 uniform sampler2D u_source0;  // premultiplied linear, read with texelFetch
 uniform sampler2D u_source1;
 uniform sampler2D u_source2;
@@ -24,11 +26,12 @@ uniform vec4 u_shape[MAX_MEMBERS];    // kind, corner exponent
 uniform vec4 u_box[MAX_MEMBERS];      // centre xy, half size zw (pixels)
 uniform vec4 u_radii[MAX_MEMBERS];    // corner extents (pixels)
 uniform vec4 u_bend[MAX_MEMBERS];     // bevelWidth, refraction, dispersion, rimWidth
-uniform vec4 u_adjust[MAX_MEMBERS];   // saturation, lightening, dimming, unused
+uniform vec4 u_adjust[MAX_MEMBERS];   // saturation, lightening, dimming, contour opacity
 uniform vec4 u_tint[MAX_MEMBERS];     // linear rgb, strength
-uniform vec4 u_rim[MAX_MEMBERS];      // lit opacity, opposite opacity, light direction xy
+uniform vec4 u_rim[MAX_MEMBERS];      // lit glint opacity, opposite glint opacity, light direction xy
 uniform vec4 u_sources[MAX_MEMBERS];  // weight of each backdrop image
 uniform vec4 u_glow[MAX_MEMBERS];     // opacity, sigma (pixels), centre xy (pixels)
+uniform vec4 u_edge[MAX_MEMBERS];     // contour width (pixels), unused
 uniform vec4 u_shadow[MAX_MEMBERS];   // opacity, sigma (pixels), offset xy (pixels)
 
 // CPUKernels.backdrop: bilinear from four texels, clamped to the image, in float.
@@ -72,6 +75,42 @@ float gaussianEdge(float u) {
   return u >= 0.0 ? tail : 1.0 - tail;
 }
 
+// GlassProfile.lighten: the same light added to every channel, up to white.
+vec3 lighten(vec3 c, float a, float amount) {
+  float top = max(c.r, max(c.g, c.b));
+  return c + vec3(max(a - top, 0.0) * amount);
+}
+
+// GlassProfile.saturate: hue and luminance kept, held inside 0 ... a.
+vec3 saturateColor(vec3 c, float a, float s) {
+  float lum = dot(c, vec3(0.2126, 0.7152, 0.0722));
+  vec3 e = c - vec3(lum);
+  float f = s;
+  if (s > 1.0) {
+    float high = max(e.x, max(e.y, e.z));
+    float low = min(e.x, min(e.y, e.z));
+    if (high > 1e-6) f = min(f, (a - lum) / high);
+    if (low < -1e-6) f = min(f, lum / -low);
+    f = max(f, 1.0);
+  }
+  return max(vec3(lum) + e * f, vec3(0.0));
+}
+
+// GlassProfile.glintColor: the face's hue at full brightness, opaque.
+vec4 glintColor(vec4 c) {
+  float e = 0.02 * c.a + 1e-6;
+  float top = max(c.r, max(c.g, c.b));
+  return vec4((c.rgb + vec3(e)) / (top + e), 1.0);
+}
+
+// GlassProfile.glint.
+float glint(float depth, float width, float lit, float litOpacity, float oppositeOpacity) {
+  float band = clamp(1.0 - depth / width, 0.0, 1.0);
+  float toward = max(lit, 0.0);
+  float away = max(-lit, 0.0);
+  return band * (litOpacity * toward + oppositeOpacity * away);
+}
+
 float memberDistance(int i, vec2 p) { return shapeDistanceOf(int(u_shape[i].x), u_box[i], u_radii[i], u_shape[i].y, p); }
 
 vec2 memberNormal(int i, vec2 p) { return shapeNormalOf(int(u_shape[i].x), u_box[i], u_radii[i], u_shape[i].y, p); }
@@ -110,6 +149,7 @@ void main() {
   vec4 rim = u_rim[0];
   vec4 sources = u_sources[0];
   vec4 glow = u_glow[0];
+  vec4 edge = u_edge[0];
 #if MAX_MEMBERS > 1
   if (u_count > 1) {
     for (int i = 1; i < u_count; i++) {
@@ -132,6 +172,7 @@ void main() {
         rim = u_rim[i];
         sources = u_sources[i];
         glow = u_glow[i];
+        edge = u_edge[i];
       } else if (w < 1.0) {
         n = blendNormal(n, ni, w);
         bend = u_bend[i] + (bend - u_bend[i]) * w;
@@ -140,6 +181,7 @@ void main() {
         rim = u_rim[i] + (rim - u_rim[i]) * w;
         sources = u_sources[i] + (sources - u_sources[i]) * w;
         glow = u_glow[i] + (glow - u_glow[i]) * w;
+        edge = u_edge[i] + (edge - u_edge[i]) * w;
       }
     }
   }
@@ -206,21 +248,24 @@ void main() {
       body.r = backdrop(sources, p - n * (pull * (1.0 + bend.z))).r;
       body.b = backdrop(sources, p - n * (pull * (1.0 - bend.z))).b;
     }
-    float lum = dot(body.rgb, vec3(0.2126, 0.7152, 0.0722));
-    body.rgb = max(vec3(lum) + (body.rgb - vec3(lum)) * adjust.x, vec3(0.0));
-    body.rgb = body.rgb + (vec3(body.a) - body.rgb) * adjust.y;
-    body.rgb = body.rgb * (1.0 - adjust.z);
+    body.rgb = lighten(body.rgb, body.a, adjust.y);
+    body.rgb = saturateColor(body.rgb, body.a, adjust.x);
     body.rgb = body.rgb + (tint.rgb * body.a - body.rgb) * tint.a;
+    body.rgb = body.rgb * (1.0 - adjust.z);
     if (rimWidth > 0.0) {
-      float band = clamp(1.0 - depth / rimWidth, 0.0, 1.0);
       float lit = dot(n, rim.zw);
-      float r = band * (rim.x * max(lit, 0.0) + rim.y * max(-lit, 0.0));
-      body = body + (vec4(1.0) - body) * r;
+      float r = glint(depth, rimWidth, lit, rim.x, rim.y);
+      body = body + (glintColor(body) - body) * r;
     }
     if (glow.x > 0.0) {
       vec2 g = (p - glow.zw) / glow.y;
       body = body + (vec4(1.0) - body) * (glow.x * exp(-0.5 * dot(g, g)));
     }
   }
-  emit(body * coverage + vec4(0.0, 0.0, 0.0, shadow) * (1.0 - coverage));
+  float outside = shadow * (1.0 - coverage);
+  if (adjust.w > 0.0 && coverage < 1.0) {
+    float ring = clamp(0.5 - d + edge.x, 0.0, 1.0) - coverage;
+    outside += (1.0 - shadow) * adjust.w * ring;
+  }
+  emit(body * coverage + vec4(0.0, 0.0, 0.0, outside));
 }

@@ -7,7 +7,7 @@ import Foundation
 /// `Math/GlassProfile.swift`, mirrored by `glass.glsl`.
 ///
 ///     backdrop -> frost (GaussianBlurEffect, one per distinct frost)
-///              -> glass: blended field, lens, tint, rim, shadow   -> over the canvas
+///              -> glass: blended field, lens, tint, glint, contour, shadow   -> over the canvas
 public struct GlassEffect: Effect, Hashable {
   /// The group, in pixels.
   public typealias Parameters = GlassComposite
@@ -44,7 +44,7 @@ public struct GlassEffect: Effect, Hashable {
       }
       let lengths: [(String, Float)] = [
         ("bevelWidth", m.bevelWidth), ("refraction", m.refraction), ("rimWidth", m.rimWidth),
-        ("shadowSigma", m.shadowSigma), ("glowSigma", m.glowSigma),
+        ("contourWidth", m.contourWidth), ("shadowSigma", m.shadowSigma), ("glowSigma", m.glowSigma),
       ]
       for (name, value) in lengths where !(value.isFinite && value >= 0) {
         throw GlassError(
@@ -222,9 +222,11 @@ public struct GlassEffect: Effect, Hashable {
     _ glass: Glass, optics: GlassOptics, shape: ShapeGeometry, frame: PointRect, scale: Double
   ) -> GlassMember {
     var g = GlassMember(shape: shape)
+    // The lens scales with a small shape: neither the bevel nor the pull reaches
+    // past the centre line, so the rim samples no deeper than the middle.
     let half = Double(min(shape.halfSize.x, shape.halfSize.y))
     g.bevelWidth = Float(min(optics.bevelWidth * scale, half))
-    g.refraction = Float(optics.refraction * scale)
+    g.refraction = Float(min(optics.refraction * scale, half))
     g.dispersion = Float(optics.dispersion)
     g.rimWidth = Float(optics.rimWidth * scale)
     g.saturation = Float(optics.saturation)
@@ -239,6 +241,10 @@ public struct GlassEffect: Effect, Hashable {
     g.oppositeRimOpacity = Float(optics.oppositeRimOpacity)
     let angle = optics.lightAngle * .pi / 180
     g.light = SIMD2(Float(-cos(angle)), Float(-sin(angle)))
+    if optics.contourOpacity > 0 && optics.contourWidth > 0 {
+      g.contourOpacity = Float(optics.contourOpacity)
+      g.contourWidth = Float(optics.contourWidth * scale)
+    }
     let shadowSigma = optics.shadowRadius * scale / 2
     if optics.shadowOpacity > 0 && shadowSigma > 0 {
       g.shadowOpacity = Float(optics.shadowOpacity)
@@ -270,9 +276,10 @@ public struct GlassEffect: Effect, Hashable {
     Double(member.refraction) * (1 + Double(member.dispersion)) + 2
   }
 
-  /// The pixels a member can change: its shape's, and its shadow's out to 4 sigma.
+  /// The pixels a member can change: its shape's with its contour, and its
+  /// shadow's out to 4 sigma.
   static func writeBounds(_ member: GlassMember) -> PixelRect {
-    var bounds = member.shape.pixelBounds()
+    var bounds = member.shape.pixelBounds(margin: member.contourOpacity > 0 ? Double(member.contourWidth) : 0)
     if member.shadowOpacity > 0 {
       let shadow = member.shape.offsetBy(member.shadowOffset.x, member.shadowOffset.y)
       bounds = bounds.union(shadow.pixelBounds(margin: 4 * Double(member.shadowSigma)))

@@ -21,15 +21,19 @@ public struct GlassOptics: Hashable, Sendable {
   public var dimming: Double
   /// How strongly a tint colour replaces the backdrop's colour.
   public var tintIntensity: Double
-  /// Width of the specular rim, in points.
+  /// Width of the specular glint inside the edge, in points.
   public var rimWidth: Double
-  /// Brightness of the rim on the lit side.
+  /// Brightness of the glint on the walls that face the light.
   public var rimOpacity: Double
-  /// Brightness of the rim on the side opposite the light.
+  /// Brightness of the glint on the walls that face away from the light.
   public var oppositeRimOpacity: Double
   /// Direction the light comes from, in degrees: 0 from the leading side, 90 from
   /// the top, 45 from the top-leading corner.
   public var lightAngle: Double
+  /// Opacity of the dark contour just outside the edge.
+  public var contourOpacity: Double
+  /// Width of the dark contour just outside the edge, in points.
+  public var contourWidth: Double
   /// Opacity of the black shadow under the glass.
   public var shadowOpacity: Double
   /// Blur radius of the shadow, in points (a Gaussian of sigma radius / 2).
@@ -67,13 +71,14 @@ public struct GlassOptics: Hashable, Sendable {
   /// `regular` and `clear`.
   static let entries: [Entry] = [
     entry(
-      "bevelWidth", "pt", 0...200, regular: 14, clear: 14, \.bevelWidth,
+      "bevelWidth", "pt", 0...200, regular: 20, clear: 20, \.bevelWidth,
       "Width of the bevel band inside the edge, where the backdrop is bent (at most half the shorter side)"),
     entry(
-      "refraction", "pt", 0...200, regular: 20, clear: 24, \.refraction,
-      "How far the backdrop is pulled inward at the rim; beyond bevelWidth, content at the rim looks mirrored"),
+      "refraction", "pt", 0...200, regular: 60, clear: 60, \.refraction,
+      "How far the backdrop is pulled inward at the rim (at most half the shorter side); beyond bevelWidth, content at the rim looks mirrored"
+    ),
     entry(
-      "frost", "pt", 0...50, regular: 3, clear: 0.6, \.frost,
+      "frost", "pt", 0...50, regular: 7, clear: 0.35, \.frost,
       "Standard deviation of the blur of the backdrop before it is bent (sigma)"),
     entry(
       "dispersion", "1", 0...1, regular: 0, clear: 0.06, \.dispersion,
@@ -82,34 +87,41 @@ public struct GlassOptics: Hashable, Sendable {
       "saturation", "1", 0...4, regular: 1.5, clear: 1.15, \.saturation,
       "Saturation of the backdrop through the glass; 1 leaves it unchanged"),
     entry(
-      "lightening", "1", 0...1, regular: 0.1, clear: 0, \.lightening,
+      "lightening", "1", 0...1, regular: 0.3, clear: 0.12, \.lightening,
       "Mix of the glass body toward white: the luminance lift of regular glass"),
     entry(
-      "dimming", "1", 0...1, regular: 0, clear: 0.06, \.dimming,
+      "dimming", "1", 0...1, regular: 0.1, clear: 0, \.dimming,
       "Darkening of the glass body, which keeps content legible on clear glass"),
     entry(
       "tintIntensity", "1", 0...1, regular: 0.85, clear: 0.7, \.tintIntensity,
       "With a tint: how much of the tint colour replaces the backdrop's colour"),
     entry(
-      "rimWidth", "pt", 0...20, regular: 2, clear: 2, \.rimWidth,
-      "Width of the specular rim just inside the edge"),
+      "rimWidth", "pt", 0...20, regular: 1.75, clear: 1.75, \.rimWidth,
+      "Width of the specular glint inside the edge: it fades to nothing this deep, so it is about half as wide at half height"
+    ),
     entry(
-      "rimOpacity", "1", 0...1, regular: 0.7, clear: 0.8, \.rimOpacity,
-      "Brightness of the rim where the edge faces the light"),
+      "rimOpacity", "1", 0...1, regular: 0.85, clear: 0.95, \.rimOpacity,
+      "Brightness of the glint where the wall faces the light; it takes the hue of the glass face"),
     entry(
-      "oppositeRimOpacity", "1", 0...1, regular: 0.35, clear: 0.4, \.oppositeRimOpacity,
-      "Brightness of the rim where the edge faces away from the light"),
+      "oppositeRimOpacity", "1", 0...1, regular: 0.45, clear: 0.5, \.oppositeRimOpacity,
+      "Brightness of the glint where the wall faces away from the light"),
     entry(
-      "lightAngle", "deg", -360...360, regular: 45, clear: 45, \.lightAngle,
-      "Where the light comes from: 0 leading, 90 top, 45 top-leading"),
+      "lightAngle", "deg", -360...360, regular: 90, clear: 90, \.lightAngle,
+      "Where the light comes from: 0 leading, 90 top, 45 top-leading; the glint fades with the cosine"),
     entry(
-      "shadowOpacity", "1", 0...1, regular: 0.14, clear: 0.08, \.shadowOpacity,
+      "contourOpacity", "1", 0...1, regular: 0.3, clear: 0.3, \.contourOpacity,
+      "Opacity of the dark contour just outside the edge, which makes the silhouette crisp (0: none)"),
+    entry(
+      "contourWidth", "pt", 0...10, regular: 0.75, clear: 0.75, \.contourWidth,
+      "Width of the dark contour just outside the edge"),
+    entry(
+      "shadowOpacity", "1", 0...1, regular: 0.3, clear: 0.2, \.shadowOpacity,
       "Opacity of the black shadow under the glass"),
     entry(
-      "shadowRadius", "pt", 0...200, regular: 16, clear: 16, \.shadowRadius,
+      "shadowRadius", "pt", 0...200, regular: 24, clear: 24, \.shadowRadius,
       "Blur radius of the shadow (a Gaussian of sigma radius / 2)"),
     entry("shadowOffsetX", "pt", -500...500, regular: 0, clear: 0, \.shadowOffsetX, "Horizontal offset of the shadow"),
-    entry("shadowOffsetY", "pt", -500...500, regular: 6, clear: 6, \.shadowOffsetY, "Vertical offset of the shadow"),
+    entry("shadowOffsetY", "pt", -500...500, regular: 4, clear: 4, \.shadowOffsetY, "Vertical offset of the shadow"),
     entry(
       "glowOpacity", "1", 0...1, regular: 0.35, clear: 0.35, \.glowOpacity,
       "Interactive glass, pressed: opacity of the white glow around the touch"),
@@ -147,6 +159,8 @@ public struct GlassOptics: Hashable, Sendable {
     rimOpacity = 0
     oppositeRimOpacity = 0
     lightAngle = 0
+    contourOpacity = 0
+    contourWidth = 0
     shadowOpacity = 0
     shadowRadius = 0
     shadowOffsetX = 0

@@ -250,7 +250,7 @@ public struct GlassMember: Hashable, Codable, Sendable {
   public var refraction: Float = 0
   /// Relative red/blue spread of the pull.
   public var dispersion: Float = 0
-  /// Width of the specular rim, pixels.
+  /// Width of the specular glint, pixels: it fades to nothing this far inside.
   public var rimWidth: Float = 0
   /// Saturation (1: unchanged).
   public var saturation: Float = 1
@@ -260,12 +260,16 @@ public struct GlassMember: Hashable, Codable, Sendable {
   public var dimming: Float = 0
   /// Tint: linear rgb, and its strength in w.
   public var tint: SIMD4<Float> = .zero
-  /// Rim brightness facing the light.
+  /// Glint brightness facing the light.
   public var rimOpacity: Float = 0
-  /// Rim brightness facing away.
+  /// Glint brightness facing away.
   public var oppositeRimOpacity: Float = 0
   /// Unit vector toward the light (y down).
   public var light: SIMD2<Float> = .zero
+  /// Opacity of the dark contour just outside the edge.
+  public var contourOpacity: Float = 0
+  /// Width of the dark contour, pixels.
+  public var contourWidth: Float = 0
   /// Shadow opacity.
   public var shadowOpacity: Float = 0
   /// Shadow Gaussian sigma, pixels (positive).

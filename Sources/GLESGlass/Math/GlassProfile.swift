@@ -27,6 +27,41 @@
 /// change each other's pixels (`h` is 0 wherever either covers a pixel); the
 /// lowering renders such groups as separate passes.
 ///
+/// **Lightening** adds the same light to every channel, a share of the headroom
+/// of the brightest one, so the body grows brighter and milkier without losing
+/// its colour (a mix toward white would grey it) and never passes white:
+///
+///     c' = c + max(alpha - max(c), 0) * lightening
+///
+/// **Saturation** keeps hue and luminance and never leaves the gamut: the
+/// colour's distance from its grey `c - lum` is scaled by the saturation `s`, but
+/// by no more than the largest factor that keeps every channel within
+/// `0 ... alpha` (premultiplied), so a channel that would clip stops the whole
+/// colour at the edge of the gamut instead of changing its hue:
+///
+///     lum = 0.2126 r + 0.7152 g + 0.0722 b,   e = c - lum
+///     f   = min(s, (alpha - lum) / max(e), lum / -min(e))     (for s > 1)
+///     c'  = lum + e * max(f, 1)
+///
+/// **Glint.** A specular line on the walls that face the light (`rimOpacity`) and,
+/// weaker, those that face away (`oppositeRimOpacity`), falling linearly to
+/// nothing at `rimWidth` inside the edge (so about half of it wide at half
+/// height) and with the cosine between the wall's normal and the light, so it
+/// fades round the ends of a capsule lit from above. It takes the hue of the glass
+/// face: the body is mixed toward its own colour brought to full brightness
+/// (white for a grey or black face):
+///
+///     r     = clamp(1 - depth / rimWidth, 0, 1) * (lit * max(l, 0) + opposite * max(-l, 0))
+///     hue   = (c + 0.02 alpha + 1e-6) / (max(c) + 0.02 alpha + 1e-6),  l = dot(n, light)
+///     body += ((hue, 1) - body) * r
+///
+/// **Contour.** A dark ring of width `w` just outside the edge, anti-aliased as
+/// the edge is (its coverage is that of the shape grown by `w` less the shape's),
+/// under which the shadow shows:
+///
+///     ring = clamp(1/2 - d + w, 0, 1) - coverage
+///     out  = body * coverage + black * (shadow * (1 - coverage) + (1 - shadow) * contour * ring)
+///
 /// The shadow is one shadow of the blended field: the members' distances and
 /// normals at their shadow offsets folded the same way, with opacity and sigma
 /// cross-faded. Two members with the same shape, place and look fold into
@@ -42,6 +77,52 @@ public enum GlassProfile {
     guard bevelWidth > 0 else { return 0 }
     let x = min(max(1 - depth / bevelWidth, 0), 1)
     return refraction * (1 - (1 - x * x).squareRoot())
+  }
+
+  /// A premultiplied linear colour `c` of opacity `alpha` lightened by `amount`
+  /// (see above).
+  @inlinable @inline(__always)
+  public static func lighten(_ c: SIMD3<Float>, alpha: Float, by amount: Float) -> SIMD3<Float> {
+    let top = max(c.x, max(c.y, c.z))
+    return c + SIMD3(repeating: max(alpha - top, 0) * amount)
+  }
+
+  /// The saturation of a premultiplied linear colour `c` of opacity `alpha` by
+  /// `s`, at constant hue and luminance, held inside the gamut (see above).
+  @inlinable @inline(__always)
+  public static func saturate(_ c: SIMD3<Float>, alpha: Float, by s: Float) -> SIMD3<Float> {
+    let lum = c.x * 0.2126 + c.y * 0.7152 + c.z * 0.0722
+    let e = c - SIMD3(repeating: lum)
+    var f = s
+    if s > 1 {
+      let high = max(e.x, max(e.y, e.z))
+      let low = min(e.x, min(e.y, e.z))
+      if high > 1e-6 { f = min(f, (alpha - lum) / high) }
+      if low < -1e-6 { f = min(f, lum / -low) }
+      f = max(f, 1)
+    }
+    let out = SIMD3(repeating: lum) + e * f
+    return out.replacing(with: 0, where: out .< 0)
+  }
+
+  /// The colour the glint mixes the face toward: the face's own hue at full
+  /// brightness, opaque (white for a grey, black or transparent face).
+  @inlinable @inline(__always)
+  public static func glintColor(_ c: SIMD4<Float>) -> SIMD4<Float> {
+    let e = 0.02 * c.w + 1e-6
+    let top = max(c.x, max(c.y, c.z))
+    let hue = (SIMD3(c.x, c.y, c.z) + SIMD3(repeating: e)) / (top + e)
+    return SIMD4(hue, 1)
+  }
+
+  /// The strength of the glint at `depth` pixels inside the edge, where the
+  /// wall's normal meets the light at cosine `lit`.
+  @inlinable @inline(__always)
+  public static func glint(depth: Float, width: Float, lit: Float, litOpacity: Float, oppositeOpacity: Float) -> Float {
+    let band = min(max(1 - depth / width, 0), 1)
+    let toward = max(lit, 0)
+    let away = max(-lit, 0)
+    return band * (litOpacity * toward + oppositeOpacity * away)
   }
 
   /// The blend radius between two members whose gradients are `a` and `b`: all
@@ -73,32 +154,35 @@ public enum GlassProfile {
   }
 }
 
-/// What the glass of one member looks like, as the blend carries it: six
+/// What the glass of one member looks like, as the blend carries it: seven
 /// vectors that `glass.glsl` holds as `vec4`s.
 public struct GlassAppearance: Hashable, Sendable {
   /// bevelWidth, refraction, dispersion, rimWidth (pixels, pixels, 1, pixels).
   public var bend: SIMD4<Float>
-  /// saturation, lightening, dimming, unused.
+  /// saturation, lightening, dimming, contour opacity.
   public var adjust: SIMD4<Float>
   /// Tint in linear rgb, and its strength.
   public var tint: SIMD4<Float>
-  /// Lit rim opacity, opposite rim opacity, light direction xy.
+  /// Lit glint opacity, opposite glint opacity, light direction xy.
   public var rim: SIMD4<Float>
   /// The weight of each backdrop image (one-hot for a member).
   public var sources: SIMD4<Float>
   /// Glow opacity, sigma (pixels), centre xy (pixels).
   public var glow: SIMD4<Float>
+  /// Contour width (pixels), unused.
+  public var edge: SIMD4<Float>
 
   /// A member's appearance.
   public init(_ m: GlassMember) {
     bend = SIMD4(m.bevelWidth, m.refraction, m.dispersion, m.rimWidth)
-    adjust = SIMD4(m.saturation, m.lightening, m.dimming, 0)
+    adjust = SIMD4(m.saturation, m.lightening, m.dimming, m.contourOpacity)
     tint = m.tint
     rim = SIMD4(m.rimOpacity, m.oppositeRimOpacity, m.light.x, m.light.y)
     var sources = SIMD4<Float>.zero
     sources[min(max(m.source, 0), 3)] = 1
     self.sources = sources
     glow = SIMD4(m.glowOpacity, m.glowSigma, m.glowCenter.x, m.glowCenter.y)
+    edge = SIMD4(m.contourWidth, 0, 0, 0)
   }
 
   /// `b + (self - b) * w`, component by component.
@@ -111,6 +195,7 @@ public struct GlassAppearance: Hashable, Sendable {
     r.rim = b.rim + (rim - b.rim) * w
     r.sources = b.sources + (sources - b.sources) * w
     r.glow = b.glow + (glow - b.glow) * w
+    r.edge = b.edge + (edge - b.edge) * w
     return r
   }
 }

@@ -248,7 +248,7 @@ extension Scene {
     for name in GlassOptics.parameterTable.map(\.name) { values[name] = optics[name] }
     for name in [
       "refraction", "frost", "dispersion", "lightening", "dimming", "tintIntensity", "rimOpacity",
-      "oppositeRimOpacity", "shadowOpacity", "glowOpacity",
+      "oppositeRimOpacity", "contourOpacity", "shadowOpacity", "glowOpacity",
     ] {
       values[name] = (values[name] ?? 0) * m
     }

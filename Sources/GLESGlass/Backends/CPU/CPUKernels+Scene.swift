@@ -200,20 +200,18 @@ extension CPUKernels {
         body.x = backdrop(sources, look.sources, origin, p - n * (pull * (1 + dispersion))).x
         body.z = backdrop(sources, look.sources, origin, p - n * (pull * (1 - dispersion))).z
       }
-      let lum = body.x * 0.2126 + body.y * 0.7152 + body.z * 0.0722
       var rgb = SIMD3(body.x, body.y, body.z)
-      rgb = SIMD3(repeating: lum) + (rgb - SIMD3(repeating: lum)) * look.adjust.x
-      rgb = rgb.replacing(with: 0, where: rgb .< 0)
-      rgb = rgb + (SIMD3(repeating: body.w) - rgb) * look.adjust.y
-      rgb = rgb * (1 - look.adjust.z)
+      rgb = GlassProfile.lighten(rgb, alpha: body.w, by: look.adjust.y)
+      rgb = GlassProfile.saturate(rgb, alpha: body.w, by: look.adjust.x)
       let tint = SIMD3(look.tint.x, look.tint.y, look.tint.z)
       rgb = rgb + (tint * body.w - rgb) * look.tint.w
+      rgb = rgb * (1 - look.adjust.z)
       body = SIMD4(rgb, body.w)
       if rimWidth > 0 {
-        let band = min(max(1 - depth / rimWidth, 0), 1)
         let lit = n.x * look.rim.z + n.y * look.rim.w
-        let rim = band * (look.rim.x * max(lit, 0) + look.rim.y * max(-lit, 0))
-        body = body + (SIMD4(repeating: 1) - body) * rim
+        let r = GlassProfile.glint(
+          depth: depth, width: rimWidth, lit: lit, litOpacity: look.rim.x, oppositeOpacity: look.rim.y)
+        body = body + (GlassProfile.glintColor(body) - body) * r
       }
       let glow = look.glow
       if glow.x > 0 {
@@ -221,7 +219,13 @@ extension CPUKernels {
         body = body + (SIMD4(repeating: 1) - body) * (glow.x * expf(-0.5 * (q.x * q.x + q.y * q.y)))
       }
     }
-    return body * coverage + SIMD4(0, 0, 0, shadow) * (1 - coverage)
+    var outside = shadow * (1 - coverage)
+    let contour = look.adjust.w
+    if contour > 0 && coverage < 1 {
+      let ring = min(max(0.5 - d + look.edge.x, 0), 1) - coverage
+      outside += (1 - shadow) * contour * ring
+    }
+    return body * coverage + SIMD4(0, 0, 0, outside)
   }
 }
 

@@ -166,6 +166,7 @@ struct GlassUniforms: ShaderUniforms {
     array("u_rim", looks.map(\.rim))
     array("u_sources", looks.map(\.sources))
     array("u_glow", looks.map(\.glow))
+    array("u_edge", looks.map(\.edge))
     array(
       "u_shadow",
       p.members.map { SIMD4($0.shadowOpacity, $0.shadowSigma, $0.shadowOffset.x, $0.shadowOffset.y) })
