@@ -81,7 +81,8 @@ vec3 lighten(vec3 c, float a, float amount) {
   return c + vec3(max(a - top, 0.0) * amount);
 }
 
-// GlassProfile.saturate: hue and luminance kept, held inside 0 ... a.
+// GlassProfile.saturate: hue and luminance kept, held a tenth inside 0 ... a
+// (GlassProfile.gamutShare 0.9).
 vec3 saturateColor(vec3 c, float a, float s) {
   float lum = dot(c, vec3(0.2126, 0.7152, 0.0722));
   vec3 e = c - vec3(lum);
@@ -89,8 +90,8 @@ vec3 saturateColor(vec3 c, float a, float s) {
   if (s > 1.0) {
     float high = max(e.x, max(e.y, e.z));
     float low = min(e.x, min(e.y, e.z));
-    if (high > 1e-6) f = min(f, (a - lum) / high);
-    if (low < -1e-6) f = min(f, lum / -low);
+    if (high > 1e-6) f = min(f, 0.9 * (a - lum) / high);
+    if (low < -1e-6) f = min(f, 0.9 * lum / -low);
     f = max(f, 1.0);
   }
   return max(vec3(lum) + e * f, vec3(0.0));

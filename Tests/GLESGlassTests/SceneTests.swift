@@ -244,10 +244,10 @@ struct SceneRenderingTests {
         GlassLayer(glass: .regular, shape: .capsule, frame: frame, optics: GlassOptics.Overrides(optics)))
       return try DemoScenes.render(Self.scene([layer]), images, on: .cpu)
     }
-    // Without its shadow, glass draws only where the capsule covers a pixel: the
-    // changed pixels lie within its bounds (x 10 ..< 40, y 10 ..< 26), and nearly
-    // every pixel well inside it changed.
-    let bare = try glass(["shadowOpacity": 0])
+    // Without its shadow and contour, glass draws only where the capsule covers
+    // a pixel: the changed pixels lie within its bounds (x 10 ..< 40, y 10 ..< 26),
+    // and nearly every pixel well inside it changed.
+    let bare = try glass(["shadowOpacity": 0, "contourOpacity": 0])
     var outside: [String] = []
     var inside = 0
     var changedInside = 0
@@ -267,10 +267,22 @@ struct SceneRenderingTests {
     }
     #expect(outside.isEmpty, "changed outside the capsule: \(outside.prefix(6))")
     #expect(inside > 250 && changedInside * 100 >= inside * 95, "\(changedInside) of \(inside) changed inside")
-    // With its shadow (sigma 8 px, 6 px down, opacity 0.14), the row just under
+    // Its contour (0.75 pt) changes the pixels of the ring just outside it, and
+    // no others.
+    let contoured = try glass(["shadowOpacity": 0])
+    var ring = 0
+    for y in 0..<plain.height {
+      for x in 0..<plain.width where plain.pixel16(x: x, y: y) != contoured.pixel16(x: x, y: y) {
+        let within = x >= 9 && x < 41 && y >= 9 && y < 27
+        #expect(within, "the contour reaches (\(x), \(y))")
+        if within && !(x >= 10 && x < 40 && y >= 10 && y < 26) { ring += 1 }
+      }
+    }
+    #expect(ring > 40, "\(ring) pixels of the ring changed")
+    // With a shadow of sigma 8 px, 6 px down, opacity 0.14, the row just under
     // the capsule darkens; pixels farther than 3 sigma from the shadow's shape
     // (where it darkens by under 0.02 %) keep their 8-bit values.
-    let shadowed = try glass([:])
+    let shadowed = try glass(["shadowRadius": 16, "shadowOffsetY": 6, "shadowOpacity": 0.14])
     for x in 18..<32 {
       let before = plain.rgba8(x, 27)
       let after = shadowed.rgba8(x, 27)
@@ -618,7 +630,7 @@ struct SceneEdgeCaseTests {
     ),
     (
       "frosted glass on a transparent background",
-      ##"{"version":1,"size":{"width":200,"height":20},"scale":1,"background":"clear","layers":[{"type":"shape","frame":{"width":20,"height":20},"fill":"#00ff00"},{"type":"glass","shape":"rect","frame":{"width":200,"height":20},"optics":{"frost":6,"shadowOpacity":0,"rimWidth":0,"lightening":0,"bevelWidth":0}}]}"##
+      ##"{"version":1,"size":{"width":200,"height":20},"scale":1,"background":"clear","layers":[{"type":"shape","frame":{"width":20,"height":20},"fill":"#00ff00"},{"type":"glass","shape":"rect","frame":{"width":200,"height":20},"optics":{"frost":6,"shadowOpacity":0,"rimWidth":0,"lightening":0,"dimming":0,"bevelWidth":0}}]}"##
     ),
     (
       "an opaque image extended with a wide blur at scale 3",

@@ -6,16 +6,17 @@ enum SceneVocabulary {
   static let keys: [String] = [
     "animation", "background", "backgroundExtensionEffect", "bevelWidth", "blue", "bottom", "bottomLeading",
     "bottomTrailing", "bounce", "buttonStyle", "center", "clipShape", "color", "colors", "containerShape", "content",
-    "contentMode", "cornerRadius", "corners", "dimming", "dispersion", "duration", "endPoint", "endRadius", "family",
-    "file", "fill", "font", "fontWeight", "foregroundStyle", "frame", "from", "frost", "glass", "glassEffectID",
-    "glassEffectTransition", "glassEffectUnion", "glowOpacity", "glowRadius", "green", "height", "image",
-    "interactive", "isUniform", "layers", "leading", "lightAngle", "lightening", "lineLimit", "linearGradient",
-    "location", "material", "minimum", "multilineTextAlignment", "opacity", "oppositeRimOpacity", "optics", "padding",
-    "pressed", "pressedScale", "radialGradient", "red", "refraction", "rimOpacity", "rimWidth", "saturation", "scale",
-    "shadowOffsetX", "shadowOffsetY", "shadowOpacity", "shadowRadius", "shape", "sigma", "size", "source", "spacing",
-    "startPoint", "startRadius", "states", "stops", "style", "systemImage", "text", "tint", "tintIntensity", "title",
-    "to", "top", "topLeading", "topTrailing", "touchPoint", "trailing", "transition", "type", "variant", "version",
-    "weight", "width", "x", "x1", "x2", "y", "y1", "y2",
+    "contentMode", "contourOpacity", "contourWidth", "cornerRadius", "corners", "dimming", "dispersion", "duration",
+    "endPoint", "endRadius", "family", "file", "fill", "font", "fontWeight", "foregroundStyle", "frame", "from",
+    "frost", "glass", "glassEffectID", "glassEffectTransition", "glassEffectUnion", "glowOpacity", "glowRadius",
+    "green", "height", "image", "interactive", "isUniform", "layers", "leading", "lightAngle", "lightening",
+    "lineLimit", "linearGradient", "location", "material", "minimum", "multilineTextAlignment", "opacity",
+    "oppositeRimOpacity", "optics", "padding", "pressed", "pressedScale", "radialGradient", "red", "refraction",
+    "rimOpacity", "rimWidth", "saturation", "scale", "shadowOffsetX", "shadowOffsetY", "shadowOpacity",
+    "shadowRadius", "shape", "sigma", "size", "source", "spacing", "startPoint", "startRadius", "states", "stops",
+    "style", "systemImage", "text", "tint", "tintIntensity", "title", "to", "top", "topLeading", "topTrailing",
+    "touchPoint", "trailing", "transition", "type", "variant", "version", "weight", "width", "x", "x1", "x2", "y",
+    "y1", "y2",
   ]
   /// Every string value that is not also a field name.
   static let values: [String] = [

@@ -15,9 +15,9 @@ public struct GlassOptics: Hashable, Sendable {
   public var dispersion: Double
   /// Saturation of the backdrop seen through the glass (1: unchanged).
   public var saturation: Double
-  /// Mix toward white: the luminance lift of regular glass.
+  /// Light added to the body: the share of the headroom of its brightest channel.
   public var lightening: Double
-  /// Darkening of the glass body.
+  /// Darkening of the glass body, tint included.
   public var dimming: Double
   /// How strongly a tint colour replaces the backdrop's colour.
   public var tintIntensity: Double
@@ -88,15 +88,16 @@ public struct GlassOptics: Hashable, Sendable {
       "Saturation of the backdrop through the glass; 1 leaves it unchanged"),
     entry(
       "lightening", "1", 0...1, regular: 0.3, clear: 0.12, \.lightening,
-      "Mix of the glass body toward white: the luminance lift of regular glass"),
+      "Light added to the glass body: this share of the headroom of its brightest channel, so it grows milky and keeps its colour"
+    ),
     entry(
       "dimming", "1", 0...1, regular: 0.1, clear: 0, \.dimming,
-      "Darkening of the glass body, which keeps content legible on clear glass"),
+      "Darkening of the glass body, tint included: a grey veil that keeps light content legible"),
     entry(
       "tintIntensity", "1", 0...1, regular: 0.85, clear: 0.7, \.tintIntensity,
       "With a tint: how much of the tint colour replaces the backdrop's colour"),
     entry(
-      "rimWidth", "pt", 0...20, regular: 1.75, clear: 1.75, \.rimWidth,
+      "rimWidth", "pt", 0...20, regular: 1.5, clear: 1.5, \.rimWidth,
       "Width of the specular glint inside the edge: it fades to nothing this deep, so it is about half as wide at half height"
     ),
     entry(
@@ -115,7 +116,7 @@ public struct GlassOptics: Hashable, Sendable {
       "contourWidth", "pt", 0...10, regular: 0.75, clear: 0.75, \.contourWidth,
       "Width of the dark contour just outside the edge"),
     entry(
-      "shadowOpacity", "1", 0...1, regular: 0.3, clear: 0.2, \.shadowOpacity,
+      "shadowOpacity", "1", 0...1, regular: 0.35, clear: 0.25, \.shadowOpacity,
       "Opacity of the black shadow under the glass"),
     entry(
       "shadowRadius", "pt", 0...200, regular: 24, clear: 24, \.shadowRadius,

@@ -254,7 +254,7 @@ public struct GlassMember: Hashable, Codable, Sendable {
   public var rimWidth: Float = 0
   /// Saturation (1: unchanged).
   public var saturation: Float = 1
-  /// Mix toward white.
+  /// Light added: the share of the headroom of the brightest channel.
   public var lightening: Float = 0
   /// Darkening.
   public var dimming: Float = 0

@@ -35,12 +35,14 @@
 ///
 /// **Saturation** keeps hue and luminance and never leaves the gamut: the
 /// colour's distance from its grey `c - lum` is scaled by the saturation `s`, but
-/// by no more than the largest factor that keeps every channel within
-/// `0 ... alpha` (premultiplied), so a channel that would clip stops the whole
-/// colour at the edge of the gamut instead of changing its hue:
+/// by no more than the largest factor that keeps every channel a tenth of the way
+/// inside `0 ... alpha` (premultiplied), so a channel that would clip stops the
+/// whole colour short of the edge of the gamut instead of changing its hue (and
+/// no channel is pushed into the bottom of the sRGB curve, where a small
+/// difference in linear light is many 8-bit steps):
 ///
 ///     lum = 0.2126 r + 0.7152 g + 0.0722 b,   e = c - lum
-///     f   = min(s, (alpha - lum) / max(e), lum / -min(e))     (for s > 1)
+///     f   = min(s, 0.9 (alpha - lum) / max(e), 0.9 lum / -min(e))     (for s > 1)
 ///     c'  = lum + e * max(f, 1)
 ///
 /// **Glint.** A specular line on the walls that face the light (`rimOpacity`) and,
@@ -87,6 +89,9 @@ public enum GlassProfile {
     return c + SIMD3(repeating: max(alpha - top, 0) * amount)
   }
 
+  /// How far toward the edge of the gamut saturation may push a channel.
+  public static let gamutShare: Float = 0.9
+
   /// The saturation of a premultiplied linear colour `c` of opacity `alpha` by
   /// `s`, at constant hue and luminance, held inside the gamut (see above).
   @inlinable @inline(__always)
@@ -97,8 +102,8 @@ public enum GlassProfile {
     if s > 1 {
       let high = max(e.x, max(e.y, e.z))
       let low = min(e.x, min(e.y, e.z))
-      if high > 1e-6 { f = min(f, (alpha - lum) / high) }
-      if low < -1e-6 { f = min(f, lum / -low) }
+      if high > 1e-6 { f = min(f, gamutShare * (alpha - lum) / high) }
+      if low < -1e-6 { f = min(f, gamutShare * lum / -low) }
       f = max(f, 1)
     }
     let out = SIMD3(repeating: lum) + e * f

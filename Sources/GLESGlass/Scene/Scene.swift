@@ -85,6 +85,10 @@ public struct PointRect: Hashable, Sendable {
   public var maxX: Double { x + width }
   /// Bottom edge.
   public var maxY: Double { y + height }
+  /// Horizontal centre.
+  public var midX: Double { x + width / 2 }
+  /// Vertical centre.
+  public var midY: Double { y + height / 2 }
 
   /// The rectangle shrunk by `d` points on every side.
   public func insetBy(_ d: Double) -> PointRect {
