@@ -8,7 +8,7 @@ SOURCES = Sources Tests Plugins Package.swift Fuzz/Sources Fuzz/Package.swift
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= fuzz-png fuzz-json fuzz-manifest fuzz-scene
 
-.PHONY: all deps build release test fuzz sanitize lint format demo bench assets docs-images clean
+.PHONY: all deps build release test fuzz sanitize lint format demo bench assets docs-images glass-look clean
 
 all: build
 
@@ -81,6 +81,14 @@ docs-images: release
 	cp out/morph-filmstrip.png docs/images/morph-filmstrip.png
 	.build/release/glass-gpu animate Assets/scenes/morph.json --format apng --scale 1 --fps 30 --round-trip --hold 0.6 --compression 12 -o docs/images/morph.png
 	.build/release/glass-gpu-bench contact-sheet docs/images/contact-sheet.png out/landmarks-gpu.png out/badges-gpu.png out/capsules-gpu.png out/material-gpu.png out/concentric-gpu.png out/signin-gpu.png --columns 3 --cell-width 480 --cell-height 300 --gap 12
+
+# The four cases of the glass reference rendered with the default optics, beside
+# the reference picture (before | after | reference): out/glass-look/compare.png,
+# and the README's smaller copy. Needs python3-pil (tooling only).
+glass-look: release
+	@python3 -c 'import PIL' 2>/dev/null || apt-get install -y python3-pil >/dev/null 2>&1 || { echo "glass-look needs Pillow: apt-get install -y python3-pil"; exit 1; }
+	scripts/glass-look.py
+	scripts/glass-look.py ../shared/reference/glass-side-by-side.png docs/images/glass-look.jpg --width 400
 
 clean:
 	rm -rf .build .build-fuzz .build-asan out
