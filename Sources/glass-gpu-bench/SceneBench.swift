@@ -92,9 +92,14 @@ struct GlassScalingBench: ParsableCommand {
       return Scene(size: PointSize(width: 960, height: 540), scale: 2, layers: layers)
     }
     let backends: [BackendChoice] = backend == "both" ? [.gpu, .cpu] : [BackendChoice(rawValue: backend) ?? .gpu]
+    // A glass pass draws the capsule and its shadow out to 4 sigma (GlassEffect.writeBounds).
+    let optics = GlassOptics(.regular)
+    let reach = 4 * optics.shadowRadius * 2 / 2 + 1
+    let covered =
+      (176 + 2 * reach + abs(optics.shadowOffsetX) * 2) * (88 + 2 * reach + abs(optics.shadowOffsetY) * 2)
     print(
-      "glass-gpu-bench glass-scaling: 1920x1080 photo, capsules of 176x88 px each (a glass pass covers 67k px with "
-        + "its shadow), median of \(runs)")
+      "glass-gpu-bench glass-scaling: 1920x1080 photo, capsules of 176x88 px each (a glass pass covers "
+        + "\(Int((covered / 1000).rounded()))k px with its shadow), median of \(runs)")
     for choice in backends {
       let renderer = try Renderer(backend: choice)
       defer { renderer.close() }
