@@ -86,6 +86,9 @@ struct Goldens: ParsableCommand {
   @Option(help: "A scene whose images or canvas are over this many pixels fails.")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
+  @Flag(help: "Keep every scene's render in --artifacts, passes too (by default only failures keep theirs).")
+  var keepRenders = false
+
   @Flag(help: "Print only failures and the summary.")
   var quiet = false
 
@@ -126,6 +129,7 @@ struct Goldens: ParsableCommand {
     var options = GoldenCheckOptions(references: references, artifacts: artifactsFolder)
     options.limits = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare)
     options.record = record
+    options.keepRenders = keepRenders
     options.batch.backend = backend
     options.batch.scale = scale
     options.batch.jobs = jobs

@@ -25,6 +25,9 @@ public struct GoldenCheckOptions: Sendable {
   public var limits = ImageComparison.Limits.exact
   /// Which references are written.
   public var record = GoldenRecordMode.never
+  /// Keep the render of every case in the artifacts folder, passes too (to
+  /// inspect or upload them all); by default only failures keep theirs.
+  public var keepRenders = false
   /// How jobs render. The CPU backend by default: it renders the same bytes
   /// everywhere, which is what references are for. `resume` is ignored.
   public var batch: BatchOptions
@@ -290,7 +293,7 @@ public final class GoldenCheck: @unchecked Sendable {
     let violations = options.limits.violations(comparison)
     guard !violations.isEmpty else {
       item.status = .passed
-      _ = unlink(actual)
+      if options.keepRenders { item.actual = actual } else { _ = unlink(actual) }
       return
     }
     if options.record == .failed {
