@@ -6,11 +6,15 @@ let package = Package(
   platforms: [.macOS(.v13)],
   products: [
     .library(name: "GLESGlass", targets: ["GLESGlass"]),
+    // The swift-snapshot-testing strategy, a product of its own: GLESGlass alone
+    // does not pull in swift-snapshot-testing.
+    .library(name: "GlassSnapshotTesting", targets: ["GlassSnapshotTesting"]),
     .executable(name: "glass-gpu", targets: ["glass-gpu"]),
     .executable(name: "glass-gpu-bench", targets: ["glass-gpu-bench"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    .package(url: "https://github.com/pointfreeco/swift-snapshot-testing", exact: "1.19.7"),
   ],
   targets: [
     // Private C plumbing: EGL, GLES 3 and a dlopen'd GBM. Only GLESGlass imports it.
@@ -51,8 +55,28 @@ let package = Package(
     .target(name: "GlassTestSupport", dependencies: ["GLESGlass"]),
     .testTarget(
       name: "GLESGlassTests",
-      dependencies: ["GLESGlass", "GlassTestSupport"],
+      dependencies: [
+        "GLESGlass", "GlassTestSupport", "GlassSnapshotTesting",
+        .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+      ],
       exclude: ["Fixtures", "Goldens"]
+    ),
+    // `assertSnapshot(of: scene, as: .glass())`: a Snapshotting and a Diffing for
+    // pointfreeco/swift-snapshot-testing.
+    .target(
+      name: "GlassSnapshotTesting",
+      dependencies: ["GLESGlass", .product(name: "SnapshotTesting", package: "swift-snapshot-testing")]
+    ),
+    // The example package's tests (Examples/SnapshotTests), built and run here too
+    // so that `make test` runs them without building the library a second time in
+    // the example's own .build (see the Makefile).
+    .testTarget(
+      name: "GlassSnapshotExampleTests",
+      dependencies: [
+        "GlassSnapshotTesting", "GLESGlass", .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
+      ],
+      path: "Examples/SnapshotTests/Tests/GlassSnapshotExampleTests",
+      exclude: ["__Snapshots__", "Scenes"]
     ),
   ]
 )

@@ -41,12 +41,21 @@ public final class Renderer: @unchecked Sendable {
   public let backendName: String
   /// With `.auto`, why the GPU was not used; nil otherwise.
   public let fallbackReason: String?
+  /// Worker threads of the CPU work: the CPU backend's passes and, in `render`
+  /// and the batch renderer, fitting images; nil for one a core (at most 8).
+  public let cpuThreads: Int?
 
   /// Starts a backend. `.gpu` throws `gpuUnavailable` when no context can be made.
-  public init(backend choice: BackendChoice) throws {
+  /// `cpuThreads` sets the worker threads of the CPU work (nil: one a core, at
+  /// most 8); the CPU backend's output is byte-identical whatever the count.
+  public init(backend choice: BackendChoice, cpuThreads: Int? = nil) throws {
+    if let cpuThreads, cpuThreads < 1 {
+      throw GlassError(.invalidParameter, "cpuThreads is \(cpuThreads); give 1 or more, or nil for one a core")
+    }
+    self.cpuThreads = cpuThreads
     switch choice {
     case .cpu:
-      backend = .cpu(CPUBackend())
+      backend = .cpu(CPUBackend(threads: cpuThreads))
       fallbackReason = nil
     case .gpu:
       backend = .gles(try GLESBackend())
@@ -56,12 +65,18 @@ public final class Renderer: @unchecked Sendable {
         backend = .gles(try GLESBackend())
         fallbackReason = nil
       } catch let error as GlassError {
-        backend = .cpu(CPUBackend())
+        backend = .cpu(CPUBackend(threads: cpuThreads))
         fallbackReason = error.cause ?? error.message
       }
     }
     if case .gles = backend { backendName = "gpu" } else { backendName = "cpu" }
-    cpuFallback = choice == .auto && backendName == "gpu" ? CPUBackend() : nil
+    cpuFallback = choice == .auto && backendName == "gpu" ? CPUBackend(threads: cpuThreads) : nil
+  }
+
+  /// Runs `body` with this renderer's `cpuThreads` as the worker count of the CPU
+  /// work it does (fitting images in `prepare`, say).
+  public func withCPUThreads<T>(_ body: () throws -> T) rethrows -> T {
+    try CPUKernels.$threads.withValue(cpuThreads ?? CPUKernels.threads) { try body() }
   }
 
   /// Releases the GPU context now (otherwise at deinit or process exit).
@@ -111,7 +126,8 @@ public final class Renderer: @unchecked Sendable {
     _ scene: Scene, images: SceneImages, depth: RGBAImage.Depth = .eight,
     maxPixels: Int = PNGCodec.defaultMaxPixels, timings: inout RenderTimings
   ) throws -> RGBAImage {
-    try render(Self.prepare(scene, images: images, depth: depth, maxPixels: maxPixels), timings: &timings)
+    let prepared = try withCPUThreads { try Self.prepare(scene, images: images, depth: depth, maxPixels: maxPixels) }
+    return try render(prepared, timings: &timings)
   }
 
   /// Renders a scene whose images are decoded already, by their path in the scene.

@@ -112,7 +112,7 @@ struct Batch: ParsableCommand {
     var fileJobs: [BatchJob] = []
     try reportingErrors {
       try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-      fileJobs = try inputs.flatMap(jobs(for:))
+      fileJobs = try inputs.flatMap { try BatchJob.jobs(forInput: $0, outputDirectory: output) }
     }
     let manifestJobs: BatchManifest?
     var total: Int? = fileJobs.count
@@ -163,29 +163,6 @@ struct Batch: ParsableCommand {
     batch.renderer.close()
     if let signal = summary.stoppedBySignal { PNGCodec.OutputFile.end(bySignal: signal) }
     if summary.failed > 0 { throw ExitCode(1) }
-  }
-
-  /// The jobs an input names: a scene file, or every scene file under a folder.
-  func jobs(for input: String) throws -> [BatchJob] {
-    var info = stat()
-    guard stat(input, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-      let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
-      return [
-        BatchJob(id: input, scene: .file(input), output: (output as NSString).appendingPathComponent(name + ".png"))
-      ]
-    }
-    guard let walker = FileManager.default.enumerator(atPath: input) else {
-      throw GlassError(.fileUnreadable, "cannot read the folder \(input); check its permissions")
-    }
-    var found: [String] = []
-    while let relative = walker.nextObject() as? String {
-      if relative.hasSuffix(".json") { found.append(relative) }
-    }
-    return found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { relative in
-      let path = (input as NSString).appendingPathComponent(relative)
-      let png = (relative as NSString).deletingPathExtension + ".png"
-      return BatchJob(id: path, scene: .file(path), output: (output as NSString).appendingPathComponent(png))
-    }
   }
 }
 

@@ -15,7 +15,8 @@ struct GlassGPU: ParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      Render.self, Animate.self, Batch.self, Validate.self, Parity.self, Extend.self, Compare.self, Info.self,
+      Render.self, Animate.self, Batch.self, Goldens.self, Validate.self, Parity.self, Extend.self, Compare.self,
+      Info.self,
     ]
   )
 
@@ -254,16 +255,8 @@ struct Compare: ParsableCommand {
           "max difference \(String(format: "%.3g", result.maxDifference))/255\(at), "
             + "\(result.pixelsOverOne) pixels (\(String(format: "%.4f", share)) %) over 1/255, PSNR \(psnr) dB")
       }
-      if let maxDiff, result.maxDifference > maxDiff + 1e-9 {
-        throw GlassError(
-          .imagesDiffer,
-          "the images differ by \(String(format: "%.3g", result.maxDifference))/255, over --max-diff \(maxDiff)")
-      }
-      if let maxShare, share > maxShare {
-        throw GlassError(
-          .imagesDiffer,
-          "\(String(format: "%.4f", share)) % of pixels differ by more than 1/255, over --max-share \(maxShare)")
-      }
+      let violations = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare).violations(result)
+      if !violations.isEmpty { throw GlassError(.imagesDiffer, violations.joined(separator: "; ")) }
     }
   }
 }

@@ -41,6 +41,33 @@ public struct BatchJob: Sendable {
   public var scenePath: String? {
     if case .file(let path) = scene { path } else { nil }
   }
+
+  /// The jobs an input names, as `glass-gpu batch` reads its arguments: a scene
+  /// file renders to its name with .png in `outputDirectory`; a folder's *.json
+  /// files (found recursively, in byte order of their paths) render to the same
+  /// relative paths under `outputDirectory`.
+  public static func jobs(forInput input: String, outputDirectory: String) throws -> [BatchJob] {
+    var info = stat()
+    guard stat(input, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+      let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
+      return [
+        BatchJob(
+          id: input, scene: .file(input), output: (outputDirectory as NSString).appendingPathComponent(name + ".png"))
+      ]
+    }
+    guard let walker = FileManager.default.enumerator(atPath: input) else {
+      throw GlassError(.fileUnreadable, "cannot read the folder \(input); check its permissions")
+    }
+    var found: [String] = []
+    while let relative = walker.nextObject() as? String {
+      if relative.hasSuffix(".json") { found.append(relative) }
+    }
+    return found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { relative in
+      let path = (input as NSString).appendingPathComponent(relative)
+      let png = (relative as NSString).deletingPathExtension + ".png"
+      return BatchJob(id: path, scene: .file(path), output: (outputDirectory as NSString).appendingPathComponent(png))
+    }
+  }
 }
 
 /// A job, or the manifest line that could not be made one (it fails alone).

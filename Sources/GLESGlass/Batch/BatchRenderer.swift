@@ -20,6 +20,9 @@ public struct BatchOptions: Sendable {
   public var shard: BatchShard?
   /// The most bytes of decoded and fitted images kept for later jobs.
   public var imageCacheBytes = 256 << 20
+  /// Worker threads of the CPU work of each job (fitting images, the CPU
+  /// backend's passes); nil for one a core. The output is the same whatever the count.
+  public var cpuThreads: Int?
 
   /// The defaults: auto backend, a thread per core, 8-bit, scenes' own scale.
   public init() {}
@@ -164,7 +167,7 @@ public final class BatchRenderer: @unchecked Sendable {
 
   /// Starts the renderer for `options.backend`; throws when `.gpu` cannot start.
   public convenience init(options: BatchOptions) throws {
-    try self.init(renderer: Renderer(backend: options.backend), options: options)
+    try self.init(renderer: Renderer(backend: options.backend, cpuThreads: options.cpuThreads), options: options)
   }
 
   /// A batch on a renderer made already.
@@ -427,8 +430,10 @@ public final class BatchRenderer: @unchecked Sendable {
       do {
         try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: options.maxPixels, what: "the canvas")
         images = try file.loadImages(maxPixels: options.maxPixels, cache: imageCache)
-        prepared = try Renderer.prepare(
-          file.scene, images: images, depth: job.depth ?? options.depth, maxPixels: options.maxPixels)
+        prepared = try renderer.withCPUThreads {
+          try Renderer.prepare(
+            file.scene, images: images, depth: job.depth ?? options.depth, maxPixels: options.maxPixels)
+        }
       } catch let error as GlassError {
         throw file.locate(error)
       }

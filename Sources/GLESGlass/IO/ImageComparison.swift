@@ -93,3 +93,80 @@ public struct ImageComparison: Sendable, Equatable {
     }
   }
 }
+
+extension ImageComparison {
+  /// How far two images may differ: the limits of `glass-gpu compare` and
+  /// `glass-gpu goldens` (`--max-diff`, `--max-share`). A nil limit is not checked.
+  public struct Limits: Sendable, Equatable {
+    /// The largest channel difference allowed, in 1/255 steps.
+    public var maxDifference: Double?
+    /// The largest percentage of pixels allowed to differ by more than 1/255.
+    public var maxSharePercent: Double?
+
+    /// Limits; nil ones are not checked.
+    public init(maxDifference: Double? = nil, maxSharePercent: Double? = nil) {
+      self.maxDifference = maxDifference
+      self.maxSharePercent = maxSharePercent
+    }
+
+    /// No difference at all.
+    public static let exact = Limits(maxDifference: 0)
+
+    /// One sentence for each limit `comparison` exceeds; empty when it meets them.
+    public func violations(_ comparison: ImageComparison) -> [String] {
+      var found: [String] = []
+      if let maxDifference, comparison.maxDifference > maxDifference + 1e-9 {
+        let at = comparison.worstPixel.map { " at (\($0.x), \($0.y))" } ?? ""
+        found.append(
+          "the images differ by \(String(format: "%.3g", comparison.maxDifference))/255\(at), over --max-diff "
+            + ParameterSpec.format(maxDifference))
+      }
+      let share = 100 * comparison.fractionOverOne
+      if let maxSharePercent, share > maxSharePercent {
+        found.append(
+          "\(String(format: "%.4f", share)) % of pixels differ by more than 1/255, over --max-share "
+            + ParameterSpec.format(maxSharePercent))
+      }
+      return found
+    }
+  }
+
+  /// How two images compare in swift-snapshot-testing's terms: the share of
+  /// pixels that match, where a pixel matches when its colour difference is at
+  /// most `deltaEThreshold` (CIE94 Delta E of the sRGB colours, 0 to 100, as
+  /// Core Image's `CILabDeltaE`), or exactly when the threshold is 0. Alpha counts
+  /// as a difference of `|a1 - a2| * 100`; a pixel transparent in both matches.
+  public struct Perceptual: Sendable, Equatable {
+    /// Pixels that match, over all pixels (1 when the images are equal).
+    public var matchingShare: Double
+    /// The largest colour difference of any pixel, 0 to 100.
+    public var maxDeltaE: Double
+  }
+
+  /// `Perceptual` of two images of one size; throws when the sizes differ.
+  public static func perceptual(_ a: RGBAImage, _ b: RGBAImage, deltaEThreshold: Double) throws -> Perceptual {
+    guard a.size == b.size else {
+      throw GlassError(
+        .invalidParameter, "the images differ in size: \(a.size) and \(b.size); compare images of one size")
+    }
+    var matching = 0
+    var maxDeltaE = 0.0
+    for y in 0..<a.height {
+      for x in 0..<a.width {
+        let p = a.pixel16(x: x, y: y)
+        let q = b.pixel16(x: x, y: y)
+        if p == q {
+          matching += 1
+          continue
+        }
+        let alpha = abs(Double(p[3]) - Double(q[3])) / 65535 * 100
+        let colour = p[3] == 0 && q[3] == 0 ? 0 : ColorDifference.deltaE94(p, q)
+        let d = max(alpha, colour)
+        maxDeltaE = max(maxDeltaE, d)
+        if deltaEThreshold > 0 && d <= deltaEThreshold { matching += 1 }
+      }
+    }
+    let count = a.width * a.height
+    return Perceptual(matchingShare: count == 0 ? 1 : Double(matching) / Double(count), maxDeltaE: maxDeltaE)
+  }
+}

@@ -6,9 +6,16 @@ public final class CPUBackend: @unchecked Sendable {
   private var pool = ImagePool<CPUImage>()
   /// Renders through one backend take turns (the pool is not shared safely).
   private let lock = NSLock()
+  /// Worker threads a render splits its rows across; nil for one a core (at most 8).
+  public let threads: Int?
 
-  /// A CPU backend.
-  public init() {}
+  /// A CPU backend on `threads` worker threads (nil: one a core, at most 8). The
+  /// output is the same, byte for byte, whatever the count: rows are split into
+  /// bands and every pixel is computed from its inputs alone.
+  public init(threads: Int? = nil) {
+    precondition(threads.map { $0 >= 1 } ?? true, "a CPU backend needs at least one thread")
+    self.threads = threads
+  }
 
   /// Images handed out by the pool and not yet returned (0 between renders).
   public var poolInUse: Int {
@@ -94,7 +101,7 @@ extension CPUBackend: RenderBackend {
   func perform<T>(_ body: () throws -> T) throws -> T {
     lock.lock()
     defer { lock.unlock() }
-    return try body()
+    return try CPUKernels.$threads.withValue(threads ?? CPUKernels.threads) { try body() }
   }
 
   func beginFrame() {}

@@ -66,21 +66,30 @@ enum CPUKernels {
   /// The cores to split work across (asking the system each time is slow).
   static let cores = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
 
-  /// Runs `body` over `rows`, split across the cores.
+  /// Worker threads `parallelRows` uses on this thread: nil for `cores`, set by
+  /// `CPUThreads.run` (a renderer made with `cpuThreads`).
+  @TaskLocal static var threads: Int?
+
+  /// Runs `body` over `rows`, split across the cores (or `threads`).
   static func parallelRows(_ rows: Range<Int>, cost: Int, _ body: (Range<Int>) -> Void) {
-    let tasks = cost < 32_768 || rows.count < 2 ? 1 : min(rows.count, cores * 4)
+    let workers = threads ?? cores
+    let tasks = cost < 32_768 || rows.count < 2 || workers == 1 ? 1 : min(rows.count, workers * 4)
     if tasks == 1 {
       body(rows)
       return
     }
     let chunk = (rows.count + tasks - 1) / tasks
     withoutActuallyEscaping(body) { body in
-      // The tasks write disjoint rows; the caller waits for all of them.
+      // The tasks write disjoint rows; the caller waits for all of them. With a
+      // thread count set, `workers` threads take every `workers`-th task each.
       let work = UncheckedSendable(body)
-      DispatchQueue.concurrentPerform(iterations: tasks) { task in
-        let start = rows.lowerBound + task * chunk
-        let end = min(rows.upperBound, start + chunk)
-        if start < end { work.value(start..<end) }
+      let runners = threads.map { min($0, tasks) } ?? tasks
+      DispatchQueue.concurrentPerform(iterations: runners) { runner in
+        for task in stride(from: runner, to: tasks, by: runners) {
+          let start = rows.lowerBound + task * chunk
+          let end = min(rows.upperBound, start + chunk)
+          if start < end { work.value(start..<end) }
+        }
       }
     }
   }

@@ -1,0 +1,332 @@
+import Foundation
+
+/// Which references a goldens check writes (the modes of swift-snapshot-testing's
+/// `record`, and of its `SNAPSHOT_TESTING_RECORD`).
+public enum GoldenRecordMode: String, Sendable, CaseIterable {
+  /// Writes none: a missing reference fails.
+  case never
+  /// Writes the references that are missing.
+  case missing
+  /// Writes the references that are missing, unreadable or differ beyond the limits.
+  case failed
+  /// Writes every reference anew.
+  case all
+}
+
+/// What a goldens check does: where the references are, how far a render may
+/// differ from one, what it records, and how it renders (a batch's options).
+public struct GoldenCheckOptions: Sendable {
+  /// The folder of reference PNGs; a job's output names its reference in it.
+  public var references: String
+  /// Where the actual image and a difference image of each failure are written
+  /// (made if missing); renders that pass are removed from it.
+  public var artifacts: String
+  /// How far a render may differ from its reference; exact by default.
+  public var limits = ImageComparison.Limits.exact
+  /// Which references are written.
+  public var record = GoldenRecordMode.never
+  /// Keep the render of every case in the artifacts folder, passes too (to
+  /// inspect or upload them all); by default only failures keep theirs.
+  public var keepRenders = false
+  /// How jobs render. The CPU backend by default: it renders the same bytes
+  /// everywhere, which is what references are for. `resume` is ignored.
+  public var batch: BatchOptions
+
+  /// Options with the CPU backend, exact limits and no recording.
+  public init(references: String, artifacts: String) {
+    self.references = references
+    self.artifacts = artifacts
+    batch = BatchOptions()
+    batch.backend = .cpu
+  }
+}
+
+/// How one case of a goldens check ended.
+public enum GoldenStatus: String, Sendable {
+  /// Within the limits of its reference.
+  case passed
+  /// Beyond the limits, of another size, or without a reference.
+  case failed
+  /// Its reference was written (missing, or re-recorded on request); not checked.
+  case recorded
+  /// It could not be checked: a bad scene, an unreadable reference, a failed render.
+  case error
+}
+
+/// One scene of a goldens check and how it ended.
+public struct GoldenCase: Sendable {
+  /// The case's name: its reference's path under the references folder, without
+  /// `.png` (or the job's id when it has no reference).
+  public var name: String
+  /// The scene file, when the job names one.
+  public var scene: String?
+  /// The reference PNG.
+  public var reference: String?
+  /// Passed, failed, recorded or error.
+  public var status: GoldenStatus
+  /// What happened, for every case but a pass: the difference and the files
+  /// written, what was recorded, or the error.
+  public var message: String?
+  /// The render, kept for a failure (in the artifacts folder).
+  public var actual: String?
+  /// The difference image of a failure, when the sizes agree.
+  public var difference: String?
+  /// The comparison with the reference, when one was made.
+  public var comparison: ImageComparison?
+  /// The error of a case that could not be checked.
+  public var error: GlassError?
+  /// Seconds spent on the case: preparing, rendering, encoding, comparing.
+  public var seconds = 0.0
+}
+
+/// The outcome of a goldens check, case by case in job order.
+public struct GoldenReport: Sendable {
+  /// Every case, in the order of the jobs.
+  public var cases: [GoldenCase] = []
+  /// Seconds the check took.
+  public var wallSeconds = 0.0
+  /// When it started.
+  public var timestamp = Date()
+  /// The backend that rendered (`cpu` or `gpu`).
+  public var backend = ""
+
+  /// Cases with this status.
+  public func count(_ status: GoldenStatus) -> Int { cases.filter { $0.status == status }.count }
+
+  /// True when every case passed.
+  public var allPassed: Bool { cases.allSatisfy { $0.status == .passed } }
+
+  /// The exit status of `glass-gpu goldens`: 0 when every case passed, 1 when
+  /// any failed or could not be checked, 2 when references were recorded and
+  /// nothing failed (a recording is never a pass: check the new files, run again).
+  public var exitStatus: Int32 {
+    if cases.contains(where: { $0.status == .failed || $0.status == .error }) { return 1 }
+    return cases.contains { $0.status == .recorded } ? 2 : 0
+  }
+}
+
+/// Checks scenes against reference PNGs through the batch pipeline: every job
+/// renders into the artifacts folder and is compared (`ImageComparison`) with its
+/// reference when it is written; a pass is removed, a failure keeps its render
+/// and gets a difference image; missing references are recorded on request.
+public final class GoldenCheck: @unchecked Sendable {
+  /// The batch that renders the jobs.
+  public let batch: BatchRenderer
+  /// The check's options.
+  public let options: GoldenCheckOptions
+
+  /// A check with a renderer of its own (`options.batch.backend`).
+  public convenience init(options: GoldenCheckOptions) throws {
+    try self.init(
+      renderer: Renderer(backend: options.batch.backend, cpuThreads: options.batch.cpuThreads), options: options)
+  }
+
+  /// A check on a renderer made already.
+  public init(renderer: Renderer, options: GoldenCheckOptions) throws {
+    guard !options.references.isEmpty else {
+      throw GlassError(.invalidParameter, "the references folder is empty; name the folder of reference PNGs")
+    }
+    guard !options.artifacts.isEmpty else {
+      throw GlassError(.invalidParameter, "the artifacts folder is empty; name a folder for the failures' images")
+    }
+    if Self.sameFolder(options.references, options.artifacts) {
+      throw GlassError(
+        .invalidParameter,
+        "the artifacts folder \(options.artifacts) is the references folder; name another folder for the failures' "
+          + "images, so that a render never replaces a reference unasked")
+    }
+    var batchOptions = options.batch
+    batchOptions.resume = false
+    batch = BatchRenderer(renderer: renderer, options: batchOptions)
+    self.options = options
+  }
+
+  /// The jobs of scene files and folders of them (`BatchJob.jobs(forInput:)`),
+  /// each with its reference: `NAME.png` in the references folder for a scene
+  /// file, the same relative path for a folder's scenes.
+  public func jobs(forInputs inputs: [String]) throws -> [BatchJob] {
+    try inputs.flatMap { try BatchJob.jobs(forInput: $0, outputDirectory: options.references) }
+  }
+
+  /// A batch manifest whose jobs' `output` names their references, relative to
+  /// the references folder.
+  public func manifest(path: String) throws -> BatchManifest {
+    try BatchManifest(path: path, outputDirectory: options.references)
+  }
+
+  /// Checks every entry (each job's `output` is its reference), calling `onCase`
+  /// (one call at a time) as each case ends, and returns the report in job order.
+  public func run(_ entries: some Sequence<BatchEntry>, onCase: (GoldenCase) -> Void = { _ in }) -> GoldenReport {
+    var report = GoldenReport()
+    report.backend = batch.renderer.backendName
+    let start = Date()
+    var ended: [(Int, GoldenCase)] = []
+    let mapped = entries.lazy.map { self.renderingToArtifacts($0) }
+    _ = batch.run(mapped) { result in
+      let checked = self.check(result)
+      ended.append((result.ordinal, checked))
+      onCase(checked)
+    }
+    report.cases = ended.sorted { $0.0 < $1.0 }.map(\.1)
+    report.wallSeconds = Date().timeIntervalSince(start)
+    return report
+  }
+
+  // MARK: Paths
+
+  /// The entry with its output moved from the reference to the artifacts folder.
+  private func renderingToArtifacts(_ entry: BatchEntry) -> BatchEntry {
+    switch entry {
+    case .job(var job):
+      job.output = actualPath(forReference: job.output)
+      return .job(job)
+    case .invalid(let id, let line, let output, let error):
+      return .invalid(id: id, line: line, output: output.map(actualPath(forReference:)), error: error)
+    }
+  }
+
+  /// `reference`'s path under the references folder (its last component when it
+  /// lies elsewhere).
+  func relativePath(ofReference reference: String) -> String {
+    let folder = (options.references as NSString).standardizingPath
+    let path = (reference as NSString).standardizingPath
+    if folder == "." && !path.hasPrefix("/") && !path.hasPrefix("../") { return path }
+    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+    return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : (path as NSString).lastPathComponent
+  }
+
+  /// Where the render of the job whose reference is `reference` is written.
+  func actualPath(forReference reference: String) -> String {
+    (options.artifacts as NSString).appendingPathComponent(relativePath(ofReference: reference))
+  }
+
+  /// The reference of a render written at `actual`.
+  private func referencePath(forActual actual: String) -> String {
+    let relative = String(actual.dropFirst((options.artifacts as NSString).appendingPathComponent("").count))
+    return (options.references as NSString).appendingPathComponent(
+      relative.hasPrefix("/") ? String(relative.dropFirst()) : relative)
+  }
+
+  // MARK: The check of one case
+
+  /// Compares a rendered job with its reference, or reports why it could not be.
+  private func check(_ result: BatchResult) -> GoldenCase {
+    let start = Date()
+    let reference = result.output.map(referencePath(forActual:))
+    var item = GoldenCase(
+      name: reference.map { name(ofReference: $0) } ?? result.id, scene: result.scene, reference: reference,
+      status: .error)
+    let batchSeconds =
+      (result.timings.prepareMilliseconds + result.timings.renderMilliseconds + result.timings.encodeMilliseconds)
+      / 1000
+    if result.status == .rendered, let actual = result.output, let reference {
+      do {
+        try compare(actual: actual, reference: reference, into: &item)
+      } catch {
+        let glassError = error as? GlassError ?? GlassError(.renderFailure, "\(error)")
+        item.status = .error
+        item.error = glassError
+        item.message = glassError.description
+      }
+    } else {
+      let error = result.error ?? GlassError(.renderFailure, "the job was not rendered")
+      item.error = error
+      item.message = error.description
+    }
+    item.seconds = batchSeconds + Date().timeIntervalSince(start)
+    return item
+  }
+
+  private func name(ofReference reference: String) -> String {
+    let relative = relativePath(ofReference: reference)
+    return relative.lowercased().hasSuffix(".png") ? String(relative.dropLast(4)) : relative
+  }
+
+  private func compare(actual: String, reference: String, into item: inout GoldenCase) throws {
+    let exists = BatchRenderer.exists(reference)
+    if options.record == .all || (!exists && options.record != .never) {
+      try record(actual, as: reference)
+      item.status = .recorded
+      item.message = "recorded \(exists ? "anew " : "")the reference \(reference); check it and run again"
+      return
+    }
+    guard exists else {
+      item.status = .failed
+      item.actual = actual
+      item.message =
+        "there is no reference \(reference); the render is \(actual): record it with --record missing "
+        + "(GoldenRecordMode.missing) after checking it"
+      return
+    }
+    let expected: RGBAImage
+    do {
+      expected = try PNGCodec.read(path: reference, maxPixels: options.batch.maxPixels).image
+    } catch let error as GlassError {
+      if options.record == .failed {
+        try record(actual, as: reference)
+        item.status = .recorded
+        item.message = "recorded anew the unreadable reference \(reference) (\(error.message))"
+        return
+      }
+      throw GlassError(
+        error.code,
+        "cannot read the reference \(reference): \(error.message); replace it, or re-record it with --record failed",
+        cause: error.cause)
+    }
+    let image = try PNGCodec.read(path: actual, maxPixels: options.batch.maxPixels).image
+    guard image.size == expected.size else {
+      if options.record == .failed {
+        try record(actual, as: reference)
+        item.status = .recorded
+        item.message = "recorded anew the reference \(reference): it was \(expected.size), the render is \(image.size)"
+        return
+      }
+      item.status = .failed
+      item.actual = actual
+      item.message =
+        "the render is \(image.size) but the reference \(reference) is \(expected.size): the scene's size or scale "
+        + "changed; wrote \(actual); re-record the reference with --record failed if the new size is meant"
+      return
+    }
+    let comparison = try ImageComparison(image, expected)
+    item.comparison = comparison
+    let violations = options.limits.violations(comparison)
+    guard !violations.isEmpty else {
+      item.status = .passed
+      if options.keepRenders { item.actual = actual } else { _ = unlink(actual) }
+      return
+    }
+    if options.record == .failed {
+      try record(actual, as: reference)
+      item.status = .recorded
+      item.message = "recorded anew the reference \(reference): \(violations.joined(separator: "; "))"
+      return
+    }
+    let difference = (actual as NSString).deletingPathExtension + "-diff.png"
+    try PNGCodec.OutputFile(path: difference).write(ImageComparison.differenceImage(image, expected))
+    item.status = .failed
+    item.actual = actual
+    item.difference = difference
+    let psnr = comparison.psnr.isInfinite ? "inf" : String(format: "%.2f", comparison.psnr)
+    item.message =
+      "differs from its reference \(reference): \(violations.joined(separator: "; ")) "
+      + "(\(comparison.pixelsOverOne) pixels over 1/255, PSNR \(psnr) dB); wrote the render \(actual) and the "
+      + "difference \(difference); if the change is meant, re-record with --record failed"
+  }
+
+  /// Writes the render at `actual` as the reference (through a temporary file
+  /// renamed over it), then removes the render.
+  private func record(_ actual: String, as reference: String) throws {
+    let bytes = try PNGCodec.readFile(actual, maxBytes: Int.max, what: "a PNG")
+    try BatchRenderer.reserve(reference).write(encoded: bytes)
+    _ = unlink(actual)
+  }
+
+  /// True when two paths name one folder (whatever their spelling).
+  static func sameFolder(_ a: String, _ b: String) -> Bool {
+    if (a as NSString).standardizingPath == (b as NSString).standardizingPath { return true }
+    var x = stat()
+    var y = stat()
+    return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
+  }
+}

@@ -1,0 +1,183 @@
+import ArgumentParser
+import Foundation
+import GLESGlass
+
+extension GoldenRecordMode: ExpressibleByArgument {}
+
+struct Goldens: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Check scenes against reference PNGs: a visual regression test for any CI, with a JUnit report.",
+    discussion: """
+      Renders every scene through the batch pipeline (scene files, folders of them,
+      or a manifest whose "output" names each reference under --references) and
+      compares each render with its reference, as `glass-gpu compare` does: exact by
+      default, or within --max-diff and --max-share. A render that passes is
+      removed; a failure keeps its render and a difference image (each channel's
+      difference x16, black where equal) in --artifacts, and both paths are printed
+      and put in the report. A missing reference fails unless --record asks for it.
+      Record references with the CPU backend (the default): it renders the same
+      bytes on every machine, whatever the thread count; the GPU's output varies a
+      little with the driver (check it with --backend gpu and a tolerance, e.g.
+      --max-diff 2 --max-share 0.1).
+
+      Exit status: 0 when every scene passed; 1 when any differs beyond the
+      tolerance, has no reference, or could not be checked (a bad scene, an
+      unreadable reference; each named with its file and the fix); 2 when
+      references were recorded and nothing failed (a recording is never a pass:
+      look at the new files and run again); 64 for a bad command line. The JUnit
+      report (--junit) is written whatever the outcome, to a temporary name renamed
+      at the end, so it is never left half-written.
+
+      Examples:
+        glass-gpu goldens Assets/scenes --references Tests/references --junit out/goldens.xml
+        glass-gpu goldens Assets/scenes --references Tests/references --record missing
+        glass-gpu goldens Assets/scenes --references Tests/references --record all     # re-record every one
+        glass-gpu goldens --manifest goldens.jsonl --references refs --artifacts out/failures
+        glass-gpu goldens Assets/scenes --references refs --backend gpu --max-diff 2 --max-share 0.1
+      """)
+
+  @Argument(help: "Scene files, or folders whose *.json files are checked against the same relative paths.")
+  var inputs: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "A JSON Lines batch manifest; each line's \"output\" names its reference under --references.",
+      valueName: "file"))
+  var manifest: String?
+
+  @Option(help: ArgumentHelp("The folder of reference PNGs.", valueName: "dir"))
+  var references: String
+
+  @Option(
+    help: ArgumentHelp(
+      "Where failures' renders and difference images go (default: $SNAPSHOT_ARTIFACTS, else glass-gpu-goldens in the "
+        + "temporary folder).", valueName: "dir"))
+  var artifacts: String?
+
+  @Option(help: ArgumentHelp("Write a JUnit XML report here (for CI test reports).", valueName: "file"))
+  var junit: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Which references to write: never, missing, failed (missing, unreadable or differing) or all.",
+      valueName: "mode"))
+  var record: GoldenRecordMode = .never
+
+  @Option(help: ArgumentHelp("Fail when any channel differs by more than N/255 (default 0: exact).", valueName: "N"))
+  var maxDiff: Double = 0
+
+  @Option(
+    help: ArgumentHelp("Fail when more than this percentage of pixels differ by more than 1/255.", valueName: "percent")
+  )
+  var maxShare: Double?
+
+  @Option(help: "cpu (the default: exact everywhere), gpu (OpenGL ES; fails without one), or auto.")
+  var backend: BackendChoice = .cpu
+
+  @Option(help: ArgumentHelp("Pixels per point for every scene, unless its manifest line says.", valueName: "1|2|3"))
+  var scale: Int?
+
+  @Option(help: "Threads that prepare and that encode jobs (default: the cores).")
+  var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+  @Option(help: "Worker threads of the CPU backend (default: the cores); its output is the same whatever the count.")
+  var cpuThreads: Int?
+
+  @Option(help: "A scene whose images or canvas are over this many pixels fails.")
+  var maxPixels: Int = PNGCodec.defaultMaxPixels
+
+  @Flag(help: "Keep every scene's render in --artifacts, passes too (by default only failures keep theirs).")
+  var keepRenders = false
+
+  @Flag(help: "Print only failures and the summary.")
+  var quiet = false
+
+  func validate() throws {
+    guard !inputs.isEmpty || manifest != nil else {
+      throw ValidationError("name scene files or folders, or a manifest with --manifest FILE")
+    }
+    guard manifest != "-" else {
+      throw ValidationError("--manifest - (standard input) is not read here; name a manifest file")
+    }
+    guard !references.isEmpty else { throw ValidationError("--references is empty; name the folder of reference PNGs") }
+    var info = stat()
+    if stat(references, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
+      throw ValidationError("--references \(references) is not a folder; name the folder of reference PNGs")
+    }
+    if record == .never && stat(references, &info) != 0 {
+      throw ValidationError(
+        "the references folder \(references) does not exist; record the references first with --record missing")
+    }
+    guard maxDiff >= 0 else { throw ValidationError("--max-diff is \(maxDiff); give 0 or more (in 1/255 steps)") }
+    if let maxShare, !(0...100).contains(maxShare) {
+      throw ValidationError("--max-share is \(maxShare); give a percentage from 0 to 100")
+    }
+    if let scale, ![1, 2, 3].contains(scale) { throw ValidationError("--scale is \(scale); give 1, 2 or 3") }
+    guard (1...256).contains(jobs) else { throw ValidationError("--jobs is \(jobs); give 1 to 256") }
+    if let cpuThreads, !(1...256).contains(cpuThreads) {
+      throw ValidationError("--cpu-threads is \(cpuThreads); give 1 to 256")
+    }
+    try checkMaxPixels(maxPixels)
+    if let junit, junit.isEmpty { throw ValidationError("--junit is empty; name the report's file") }
+  }
+
+  func run() throws {
+    let artifactsFolder =
+      artifacts
+      ?? ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("glass-gpu-goldens")
+    var options = GoldenCheckOptions(references: references, artifacts: artifactsFolder)
+    options.limits = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare)
+    options.record = record
+    options.keepRenders = keepRenders
+    options.batch.backend = backend
+    options.batch.scale = scale
+    options.batch.jobs = jobs
+    options.batch.cpuThreads = cpuThreads
+    options.batch.maxPixels = maxPixels
+
+    PNGCodec.OutputFile.deferStops(true)
+    var check: GoldenCheck?
+    var entries: [AnySequence<BatchEntry>] = []
+    var report: PNGCodec.OutputFile?
+    try reportingErrors {
+      // The report's file first: a path that cannot be written fails before any render.
+      report = try junit.map { try PNGCodec.OutputFile(path: $0) }
+      try FileManager.default.createDirectory(atPath: artifactsFolder, withIntermediateDirectories: true)
+      let made = try GoldenCheck(options: options)
+      check = made
+      if let reason = made.batch.renderer.fallbackReason { glassReport("no GPU, rendering on the CPU (\(reason))") }
+      entries.append(AnySequence(try made.jobs(forInputs: inputs).map { BatchEntry.job($0) }))
+      if let manifest { entries.append(AnySequence(try made.manifest(path: manifest))) }
+    }
+    guard let check else { return }
+    defer { check.batch.renderer.close() }
+    let result = check.run(entries.joined()) { item in
+      switch item.status {
+      case .passed: if !quiet { print("pass    \(item.name)") }
+      case .recorded: print("record  \(item.name): \(item.message ?? "")")
+      case .failed: print("FAIL    \(item.name): \(item.message ?? "")")
+      case .error: print("ERROR   \(item.name): \(item.message ?? "")")
+      }
+    }
+    try reportingErrors {
+      if let report { try report.write(encoded: Array(result.junitXML().utf8)) }
+      guard !result.cases.isEmpty else {
+        throw GlassError(
+          .fileUnreadable,
+          "found no scenes in \((inputs + (manifest.map { [$0] } ?? [])).joined(separator: ", ")); "
+            + "name scene files, folders with *.json scene files, or a manifest with jobs")
+      }
+    }
+    print(
+      "goldens: \(result.cases.count) scenes, \(result.count(.passed)) passed, \(result.count(.failed)) failed, "
+        + "\(result.count(.error)) errors, \(result.count(.recorded)) recorded in "
+        + String(format: "%.1f s (%@)", result.wallSeconds, result.backend)
+        + (result.count(.failed) + result.count(.error) > 0 ? "; failures' images in \(artifactsFolder)" : ""))
+    check.batch.renderer.close()
+    if let signal = PNGCodec.OutputFile.stopSignal { PNGCodec.OutputFile.end(bySignal: signal) }
+    if result.exitStatus != 0 { throw ExitCode(result.exitStatus) }
+  }
+
+  private func glassReport(_ message: String) { report(message) }
+}

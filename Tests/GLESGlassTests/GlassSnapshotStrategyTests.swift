@@ -1,0 +1,158 @@
+import Foundation
+import GlassSnapshotTesting
+import SnapshotTesting
+import Testing
+
+@testable import GLESGlass
+
+/// The swift-snapshot-testing strategy (`GlassSnapshotTesting`): against the
+/// example package's committed references, and on its own.
+@Suite("Glass snapshot strategy")
+struct GlassSnapshotStrategyTests {
+  static let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Examples/SnapshotTests/Tests/GlassSnapshotExampleTests")
+  static let exampleSnapshots = example.appendingPathComponent("__Snapshots__/GlassSnapshotExampleTests").path
+
+  /// The example's card scene (JSON), with `edit` applied to its text.
+  static func card(_ edit: (String) -> String = { $0 }) throws -> GLESGlass.Scene {
+    let path = example.appendingPathComponent("Scenes/card.json").path
+    let text = edit(try String(contentsOfFile: path, encoding: .utf8))
+    return try Scene(json: Array(text.utf8), directory: (path as NSString).deletingLastPathComponent)
+  }
+
+  /// The path a failure message names after `label`.
+  static func path(after label: String, in message: String) -> String? {
+    guard let range = message.range(of: label) else { return nil }
+    return message[range.upperBound...].split(separator: "\n").first.map(String.init)
+  }
+
+  @Test(
+    "the example's card passes against its reference and fails, with a difference image, when its refraction changes")
+  func opticalChange() throws {
+    // As the example test asserts it: the card's reference is card.1.png.
+    let same = verifySnapshot(
+      of: try Self.card(), as: .glass(backend: .cpu, scale: 2), named: "1", record: .never,
+      snapshotDirectory: Self.exampleSnapshots, testName: "card")
+    #expect(same == nil, "\(same ?? "")")
+
+    // One optical parameter of its one glass shape: no refraction.
+    let changed = try Self.card {
+      $0.replacingOccurrences(
+        of: "\"glass\": \"regular\",", with: "\"glass\": \"regular\", \"optics\": {\"refraction\": 0},")
+    }
+    #expect(changed != (try Self.card()))
+    let failure = try #require(
+      verifySnapshot(
+        of: changed, as: .glass(backend: .cpu, scale: 2), named: "1", record: .never,
+        snapshotDirectory: Self.exampleSnapshots, testName: "card"))
+    #expect(failure.contains("Snapshot \"1\" does not match reference."), "\(failure)")
+    #expect(failure.contains("The percentage of pixels that match"))
+    let difference = try #require(Self.path(after: "black where equal): ", in: failure), "\(failure)")
+    let diffImage = try PNGCodec.read(path: difference).image
+    let reference = try PNGCodec.read(path: Self.exampleSnapshots + "/card.1.png").image
+    #expect(diffImage.size == reference.size)
+    #expect(diffImage.pixel16(x: 0, y: 0) == SIMD4(0, 0, 0, 65535), "a corner far from the glass is unchanged")
+    // swift-snapshot-testing wrote the render (card.1.png) into the same artifacts folder.
+    let folder = (difference as NSString).deletingLastPathComponent
+    #expect((folder as NSString).lastPathComponent == "GlassSnapshotStrategyTests")
+    let actual = try PNGCodec.read(path: folder + "/card.1.png").image
+    #expect(diffImage == ImageComparison.differenceImage(actual, reference))
+    #expect(try ImageComparison(actual, reference).maxDifference > 0)
+    // The committed reference is untouched.
+    #expect(
+      verifySnapshot(
+        of: try Self.card(), as: .glass(scale: 2), named: "1", record: .never,
+        snapshotDirectory: Self.exampleSnapshots, testName: "card") == nil)
+  }
+
+  @Test("a missing reference is recorded and fails; the next run passes; record all writes anew and fails")
+  func recordModes() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let scene = Scene(width: 40, height: 30, scale: 1, background: .color(.orange)) {
+      Color.clear.frame(x: 5, y: 5, width: 30, height: 20).glassEffect(.regular, in: .capsule)
+    }
+    let recorded = verifySnapshot(
+      of: scene, as: .glass(), named: "small", record: .missing, snapshotDirectory: folder.path)
+    #expect(recorded?.contains("No reference was found on disk. Automatically recorded snapshot") == true)
+    let file = folder.appendingPathComponent("recordModes.small.png").path
+    #expect(try PNGCodec.read(path: file).image.size == PixelSize(width: 40, height: 30))
+    #expect(
+      verifySnapshot(of: scene, as: .glass(), named: "small", record: .never, snapshotDirectory: folder.path) == nil)
+    let all = verifySnapshot(of: scene, as: .glass(), named: "small", record: .all, snapshotDirectory: folder.path)
+    #expect(all?.contains("Record mode is on") == true)
+    // A scene file works as the value too.
+    let sceneFile = SceneFile(scene: scene, directory: ".")
+    #expect(
+      verifySnapshot(of: sceneFile, as: .glass(), named: "small", record: .never, snapshotDirectory: folder.path) == nil
+    )
+  }
+
+  @Test("precision and perceptualPrecision as in swift-snapshot-testing")
+  func tolerance() throws {
+    let a = RGBAImage(width: 10, height: 10) { x, y in SIMD4(UInt8(x * 20), UInt8(y * 20), 128, 255) }
+    var slightly = a
+    var far = a
+    if case .eight(var v) = a.samples {
+      v[0] &+= 1  // pixel (0, 0), red 0 -> 1: about 0.3 Delta E
+      slightly.samples = .eight(v)
+      v[0] = 255  // red 0 -> 255: far
+      far.samples = .eight(v)
+    }
+    func diff(_ b: RGBAImage, precision: Float = 1, perceptual: Float = 1) -> String? {
+      Diffing<RGBAImage>.glassImage(precision: precision, perceptualPrecision: perceptual).diffV2(a, b)?.0
+    }
+    #expect(diff(a) == nil)
+    #expect(diff(slightly) != nil, "exact by default")
+    #expect(diff(slightly, perceptual: 0.98) == nil, "within 2 Delta E")
+    #expect(diff(far, perceptual: 0.98) != nil)
+    #expect(diff(far, precision: 0.99) == nil, "1 pixel of 100 may differ")
+    #expect(diff(far, precision: 0.995) != nil)
+    #expect(diff(far, perceptual: 0.98)?.contains("The lowest perceptual color precision") == true)
+    let other = RGBAImage(width: 5, height: 10) { _, _ in SIMD4(0, 0, 0, 255) }
+    #expect(diff(other)?.contains("does not match reference@10x10") == true)
+    // The PNG format round-trips.
+    let diffing = Diffing<RGBAImage>.glassImage()
+    #expect(diffing.fromData(diffing.toData(a)) == a)
+    #expect(diffing.diffV2(diffing.fromData(Data("junk".utf8)), a)?.0.contains("could not be read") == true)
+  }
+
+  @Test("CIE94 Delta E: lightness alone, white, and chroma weighting")
+  func deltaE() {
+    #expect(abs(ColorDifference.deltaE94(SIMD3(50, 0, 0), SIMD3(60, 0, 0)) - 10) < 1e-12)
+    let white = ColorDifference.lab(red: 1, green: 1, blue: 1)
+    #expect(abs(white.x - 100) < 0.01 && abs(white.y) < 0.01 && abs(white.z) < 0.01)
+    // dC = 10 with C1 = 50: 10 / (1 + 0.045 * 50) = 3.0769...
+    #expect(abs(ColorDifference.deltaE94(SIMD3(50, 50, 0), SIMD3(50, 40, 0)) - 10 / 3.25) < 1e-9)
+  }
+
+  @Test("a scene that cannot render fails the test with the reason and records nothing")
+  func renderFailure() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let scene = Scene(width: 20, height: 20, scale: 1, background: .image("missing.png", contentMode: .fill)) {}
+    withKnownIssue {
+      _ = verifySnapshot(
+        of: scene, as: .glass(directory: folder.path), named: "x", record: .missing, snapshotDirectory: folder.path,
+        timeout: 0.2)
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("missing.png") && $0.rawValue.contains("could not be rendered") }
+    }
+    #expect(files(in: folder).isEmpty, "no reference was recorded")
+  }
+
+  /// The GPU against the CPU's reference: the scene parity bar (max 2/255, at
+  /// most 0.1 % of pixels over 1/255), in swift-snapshot-testing's terms: every
+  /// pixel within 2 Delta E (a 2/255 step of one channel is under 1 Delta E for
+  /// these colours) and 99.9 % of pixels matching.
+  @Test(
+    "the GPU backend matches the CPU's reference within a tolerance",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func gpu() throws {
+    _ = try TestGPU.requireRenderer()
+    let result = verifySnapshot(
+      of: try Self.card(), as: .glass(backend: .gpu, scale: 2, precision: 0.999, perceptualPrecision: 0.98),
+      named: "1", record: .never, snapshotDirectory: Self.exampleSnapshots, testName: "card")
+    #expect(result == nil, "\(result ?? "")")
+  }
+}
