@@ -1,4 +1,5 @@
 import Foundation
+import GlassTestSupport
 import Testing
 
 @testable import GLESGlass
@@ -38,8 +39,7 @@ struct GlassLookTests {
   static func hueAndSaturation(_ p: SIMD4<Int>, linear: Bool = false) -> (hue: Double, saturation: Double) {
     func decode(_ v: Int) -> Double {
       let e = Double(v) / 255
-      guard linear else { return e }
-      return e <= 0.04045 ? e / 12.92 : pow((e + 0.055) / 1.055, 2.4)
+      return linear ? Definition.srgbToLinear(e) : e
     }
     let r = decode(p[0])
     let g = decode(p[1])
@@ -314,8 +314,7 @@ struct GlassLookTests {
     #expect(inside[2] > 0, "blue clipped: \(inside)")
     // Plain saturation would have pushed blue below 0, and clipping it there
     // turns the hue (the oracle of the old formula, in linear light).
-    func linear(_ v: Int) -> Double { pow((Double(v) / 255 + 0.055) / 1.055, 2.4) }
-    let c = (0..<3).map { linear(outside[$0]) }
+    let c = (0..<3).map { Definition.srgbToLinear(Double(outside[$0]) / 255) }
     let lum = 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
     #expect(lum + (c[2] - lum) * 1.15 < 0)
   }
