@@ -2,7 +2,8 @@
 # `make sanitize`: builds everything (the CLI too: the end-to-end tests run it)
 # with AddressSanitizer on the Swift and C code and UBSan on the C code, in its
 # own scratch folder (.build-asan), then runs every test suite under it. GPU
-# suites run on Mesa llvmpipe, as in `make test`.
+# suites run on Mesa llvmpipe, as in `make test`. This is a debug build, where
+# `make test` runs the suites optimised: CI tests both builds.
 #
 # What is and is not checked, and why:
 # - ASan: every out-of-bounds access, use after free and double free in our code

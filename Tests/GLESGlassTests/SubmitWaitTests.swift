@@ -85,11 +85,14 @@ struct SubmitWaitTests {
     let settled = try gles.objectCounts()
     #expect(settled.poolInUse == 0 && settled.buffers == 1, "\(settled)")
     do {
+      // Held to the end of the block: an optimised build may otherwise end the
+      // array's life at its last use, before the counts are read.
       let inFlight = try jobs.map { try renderer.submit($0) }
-      let busy = try gles.objectCounts()
-      #expect(busy.poolInUse == jobs.count, "each submitted render holds its output: \(busy)")
-      #expect(busy.buffers == jobs.count, "each holds a pixel buffer: \(busy)")
-      _ = inFlight
+      try withExtendedLifetime(inFlight) {
+        let busy = try gles.objectCounts()
+        #expect(busy.poolInUse == jobs.count, "each submitted render holds its output: \(busy)")
+        #expect(busy.buffers == jobs.count, "each holds a pixel buffer: \(busy)")
+      }
     }
     let after = try gles.objectCounts()
     #expect(after.poolInUse == 0, "\(after)")
