@@ -137,9 +137,57 @@ vec2 blendNormal(vec2 a, vec2 b, float w) {
   return len > 1e-6 ? n / len : n;
 }
 
+// CPUKernels.glassShadow: the group's one shadow, the blended field of the
+// members that cast one, each at its offset, folded as the body is.
+float shadowAt(vec2 p, float k) {
+#if MAX_MEMBERS == 1
+  if (u_shadow[0].x <= 0.0) return 0.0;
+  return u_shadow[0].x * gaussianEdge(memberDistance(0, p - u_shadow[0].zw) / u_shadow[0].y);
+#else
+  float sd = 0.0;
+  vec2 sn = vec2(0.0);
+  int first = 0;
+  bool haveShadowNormal = false;
+  vec2 look = vec2(0.0);  // opacity, sigma
+  bool any = false;
+  for (int i = 0; i < u_count; i++) {
+    if (u_shadow[i].x <= 0.0) continue;
+    vec2 q = p - u_shadow[i].zw;
+    float si = memberDistance(i, q);
+    if (!any) {
+      sd = si;
+      first = i;
+      look = u_shadow[i].xy;
+      any = true;
+    } else if (si < sd + k) {
+      if (!haveShadowNormal) {
+        sn = memberNormal(first, p - u_shadow[first].zw);
+        haveShadowNormal = true;
+      }
+      vec2 ni = memberNormal(i, q);
+      vec2 m = smoothMin(sd, si, blendRadius(k, sn, ni));
+      sd = m.x;
+      if (m.y <= 0.0) {
+        sn = ni;
+        look = u_shadow[i].xy;
+      } else if (m.y < 1.0) {
+        sn = blendNormal(sn, ni, m.y);
+        look = u_shadow[i].xy + (look - u_shadow[i].xy) * m.y;
+      }
+    }
+  }
+  return any ? look.x * gaussianEdge(sd / look.y) : 0.0;
+#endif
+}
+
 void main() {
   vec2 p = gl_FragCoord.xy;
   float k = u_blendRadius;
+#ifdef SHADOW_ONLY
+  // GlassComposite.showsShadowOnly: no body or contour reaches this pass's
+  // pixels (coverage and ring 0), so the whole program would emit this.
+  emit(vec4(0.0, 0.0, 0.0, shadowAt(p, k)));
+#else
   // The blended field: distance, normal and appearance (GlassAppearance).
   float d = memberDistance(0, p);
   vec2 n = vec2(0.0);
@@ -188,50 +236,7 @@ void main() {
   }
 #endif
   float coverage = clamp(0.5 - d, 0.0, 1.0);
-  float shadow = 0.0;
-#if MAX_MEMBERS == 1
-  if (coverage < 1.0 && u_shadow[0].x > 0.0) {
-    shadow = u_shadow[0].x * gaussianEdge(memberDistance(0, p - u_shadow[0].zw) / u_shadow[0].y);
-  }
-#else
-  if (coverage < 1.0) {
-    // One shadow: the blended field of the members that cast one, each at its
-    // offset, folded as the body is.
-    float sd = 0.0;
-    vec2 sn = vec2(0.0);
-    int first = 0;
-    bool haveShadowNormal = false;
-    vec2 look = vec2(0.0);  // opacity, sigma
-    bool any = false;
-    for (int i = 0; i < u_count; i++) {
-      if (u_shadow[i].x <= 0.0) continue;
-      vec2 q = p - u_shadow[i].zw;
-      float si = memberDistance(i, q);
-      if (!any) {
-        sd = si;
-        first = i;
-        look = u_shadow[i].xy;
-        any = true;
-      } else if (si < sd + k) {
-        if (!haveShadowNormal) {
-          sn = memberNormal(first, p - u_shadow[first].zw);
-          haveShadowNormal = true;
-        }
-        vec2 ni = memberNormal(i, q);
-        vec2 m = smoothMin(sd, si, blendRadius(k, sn, ni));
-        sd = m.x;
-        if (m.y <= 0.0) {
-          sn = ni;
-          look = u_shadow[i].xy;
-        } else if (m.y < 1.0) {
-          sn = blendNormal(sn, ni, m.y);
-          look = u_shadow[i].xy + (look - u_shadow[i].xy) * m.y;
-        }
-      }
-    }
-    if (any) shadow = look.x * gaussianEdge(sd / look.y);
-  }
-#endif
+  float shadow = coverage < 1.0 ? shadowAt(p, k) : 0.0;
   vec4 body = vec4(0.0);
   if (coverage > 0.0) {
     float depth = -d;
@@ -269,4 +274,5 @@ void main() {
     outside += (1.0 - shadow) * adjust.w * ring;
   }
   emit(body * coverage + vec4(0.0, 0.0, 0.0, outside));
+#endif
 }

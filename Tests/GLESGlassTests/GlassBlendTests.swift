@@ -346,9 +346,11 @@ struct GlassCellTests {
 
   /// Groups that cut differently: eight capsules in two rows (the benchmark's),
   /// a chain of circles closer than the radius (left-out members fold before the
-  /// first kept one), nested and half-overlapping shapes of every kind, and
-  /// shadows cast far off.
+  /// first kept one), nested and half-overlapping shapes of every kind, shadows
+  /// cast far off, and a neck across a gap wider than two cells, away from both
+  /// shapes' own bounds (the blend's dip, `GlassComposite.memberBodyBounds`).
   static let groups: [(name: String, members: [GlassMember], blendRadius: Float)] = [
+    ("a neck across a 40 px gap", [member(capsule(200, 200)), member(capsule(440, 200))], 80),
     (
       "eight capsules", (0..<8).map { i in member(capsule(130 + Float(i % 4) * 220, 100 + Float(i / 4) * 140)) },
       40
@@ -375,9 +377,37 @@ struct GlassCellTests {
     ),
   ]
 
-  /// The group over the photo, lowered with cells of `cell` pixels.
+  /// Single shapes, whose pass is cut only into the body's part and the band only
+  /// the shadow reaches: a capsule with the default shadow, an ellipse whose
+  /// shadow falls far to one side, and a continuous rounded box with a wide
+  /// contour and a shadow cast up and left.
+  static let singles: [(name: String, members: [GlassMember], blendRadius: Float)] = [
+    ("a capsule", [member(capsule(300, 180))], 0),
+    (
+      "an ellipse with its shadow far off",
+      [member(ShapeGeometry(ellipseCenter: SIMD2(400, 200), halfSize: SIMD2(90, 60)), shadowOffset: SIMD2(120, 30))],
+      0
+    ),
+    (
+      "a continuous box with a wide contour",
+      [
+        {
+          var m = member(
+            ShapeGeometry(
+              roundedBoxCenter: SIMD2(500, 210), halfSize: SIMD2(150, 90), radii: SIMD4(repeating: 40),
+              exponent: ShapeGeometry.continuousExponent), shadowOffset: SIMD2(-20, -16))
+          m.contourOpacity = 0.8
+          m.contourWidth = 6
+          return m
+        }()
+      ], 0
+    ),
+  ]
+
+  /// The group over the photo, lowered with cells of `cell` pixels, and the
+  /// band only the shadow reaches drawn apart when `splitsShadow`.
   static func render(
-    _ members: [GlassMember], blendRadius: Float, cell: Int, on backend: TestBackend
+    _ members: [GlassMember], blendRadius: Float, cell: Int, splitsShadow: Bool = true, on backend: TestBackend
   ) throws
     -> RGBAImage
   {
@@ -393,6 +423,7 @@ struct GlassCellTests {
     var glass = GlassEffect(
       GlassComposite(members: members, blendRadius: blendRadius, backdropOrigin: PixelPoint(x: 0, y: 0)))
     glass.cellPixels = cell
+    glass.splitsShadow = splitsShadow
     glass.lower([source], to: EffectDestination(canvas, blend: true), into: &graph)
     graph.addPass(
       "encode", .copy(Copy(offset: PixelPoint(x: 0, y: 0))), inputs: [canvas], output: output,
@@ -400,14 +431,35 @@ struct GlassCellTests {
     return try backend.execute(graph)
   }
 
+  /// Each group cut (cells of 16 and 64 px, and one cell with the shadow's band
+  /// apart) against its whole pass, one program over every pixel.
   static func check(on backend: TestBackend, bar: Double) throws {
-    for group in groups {
-      let whole = try render(group.members, blendRadius: group.blendRadius, cell: 1 << 20, on: backend)
-      for cell in [16, 64] {
+    for group in groups + singles {
+      let whole = try render(
+        group.members, blendRadius: group.blendRadius, cell: 1 << 20, splitsShadow: false, on: backend)
+      for cell in [16, 64, 1 << 20] {
         let cut = try render(group.members, blendRadius: group.blendRadius, cell: cell, on: backend)
         let c = try ImageComparison(cut, whole)
         #expect(c.maxDifference <= bar, "\(group.name), cells of \(cell) px on \(backend): \(c.summary)")
       }
+    }
+  }
+
+  @Test("a single shape's pass draws the band only its shadow reaches apart: most of its pixels")
+  func shadowBand() {
+    for single in Self.singles {
+      let composite = GlassComposite(members: single.members, backdropOrigin: PixelPoint(x: 0, y: 0))
+      let rect = GlassEffect.writeBounds(single.members[0])
+      let pieces = GlassEffect.shadowSplit(composite, rect)
+      // The pieces tile the pass; all but the first are the shadow's alone.
+      #expect(pieces.map(\.pixelCount).reduce(0, +) == rect.pixelCount, "\(single.name): \(pieces)")
+      for (i, a) in pieces.enumerated() {
+        for b in pieces[(i + 1)...] { #expect(a.intersection(b).isEmpty, "\(single.name): \(a) and \(b) overlap") }
+      }
+      #expect(!composite.showsShadowOnly(in: pieces[0]))
+      #expect(pieces.dropFirst().allSatisfy { composite.showsShadowOnly(in: $0) }, "\(single.name): \(pieces)")
+      let band = pieces.dropFirst().map(\.pixelCount).reduce(0, +)
+      #expect(Double(band) > 0.5 * Double(rect.pixelCount), "\(single.name): \(band) of \(rect.pixelCount) px")
     }
   }
 
@@ -427,7 +479,7 @@ struct GlassCellTests {
 
   @Test("cells keep few members: the eight capsules draw about two a pixel, not eight")
   func fewMembers() {
-    let group = Self.groups[0]
+    let group = Self.groups[1]
     let composite = GlassComposite(
       members: group.members, blendRadius: group.blendRadius, backdropOrigin: PixelPoint(x: 0, y: 0))
     let bounds = group.members.map(GlassEffect.writeBounds).reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) {

@@ -19,6 +19,9 @@ public struct GlassEffect: Effect, Hashable {
   public var parameters: GlassComposite
   /// The side of the cells its pass is cut into, pixels (`cells`).
   var cellPixels = Self.cellPixels
+  /// Whether the parts of its pass that only the shadow reaches are passes of
+  /// their own (`shadowSplit`); off, tests render the pass whole to compare.
+  var splitsShadow = true
 
   /// The glass of a group.
   public init(_ parameters: GlassComposite) {
@@ -81,14 +84,43 @@ public struct GlassEffect: Effect, Hashable {
     }
     guard let rect = destination.rect(bounds, in: graph) else { return }
     let name = destination.name ?? "glass"
-    let cells = Self.cells(composite, in: rect, cell: cellPixels)
+    let cells = Self.cells(composite, in: rect, cell: cellPixels, splitsShadow: splitsShadow)
     for cell in cells {
       var part = composite
       part.members = cell.members.map { composite.members[$0] }
-      graph.addPass(
-        cells.count == 1 ? name : "\(name) [\(cell.members.map(String.init).joined(separator: ","))]", .glass(part),
-        inputs: inputs, output: destination.image, rect: cell.rect, blend: destination.blend)
+      let cellName = cells.count == 1 ? name : "\(name) [\(cell.members.map(String.init).joined(separator: ","))]"
+      // A group drawn whole (one member, or cells too large to cut it) sheds the
+      // band only its shadow reaches; cells are already sorted by it.
+      let pieces = splitsShadow && cells.count == 1 ? Self.shadowSplit(part, cell.rect) : [cell.rect]
+      for piece in pieces {
+        let shadowOnly = part.showsShadowOnly(in: piece)
+        // Blended over, a part that only a shadow could reach, without one, is
+        // transparent: no pass.
+        if shadowOnly && destination.blend && !part.members.contains(where: { $0.shadowOpacity > 0 }) { continue }
+        graph.addPass(
+          shadowOnly ? "\(cellName) shadow" : cellName, .glass(part), inputs: inputs, output: destination.image,
+          rect: piece, blend: destination.blend)
+      }
     }
+  }
+
+  /// `rect` cut into the part where the body or its contour can show and the
+  /// band around it that only the shadow reaches (up to four strips, each
+  /// `showsShadowOnly`), or `rect` alone when there is no such band. Most of a
+  /// glass pass with the default shadow is that band (the body of a 176x88 px
+  /// capsule is 16k of its 107k pixels), and the band's program computes only the
+  /// shadow: on llvmpipe, which runs both sides of every branch, the whole
+  /// program costs several times as much there.
+  static func shadowSplit(_ composite: GlassComposite, _ rect: PixelRect) -> [PixelRect] {
+    let inner = rect.intersection(composite.bodyBounds)
+    guard !inner.isEmpty && inner != rect else { return [rect] }
+    let strips = [
+      PixelRect(x: rect.x, y: rect.y, width: rect.width, height: inner.y - rect.y),
+      PixelRect(x: rect.x, y: inner.maxY, width: rect.width, height: rect.maxY - inner.maxY),
+      PixelRect(x: rect.x, y: inner.y, width: inner.x - rect.x, height: inner.height),
+      PixelRect(x: inner.maxX, y: inner.y, width: rect.maxX - inner.maxX, height: inner.height),
+    ]
+    return [inner] + strips.filter { $0.width > 0 && $0.height > 0 }
   }
 
   /// The side of the cells a group's pass is cut into, in pixels.
@@ -112,29 +144,35 @@ public struct GlassEffect: Effect, Hashable {
   /// centre (the distances are 1-Lipschitz), plus the spread of a box's corner
   /// radii. Cells with the same members are merged along rows, then runs
   /// down columns; a test renders groups cut and whole and finds them byte-identical.
+  /// With `splitsShadow`, cells that only the shadow reaches (`showsShadowOnly`
+  /// with their members) are merged only with each other.
   static func cells(
-    _ composite: GlassComposite, in rect: PixelRect, cell: Int = cellPixels
+    _ composite: GlassComposite, in rect: PixelRect, cell: Int = cellPixels, splitsShadow: Bool = true
   )
     -> [(rect: PixelRect, members: [Int])]
   {
     let members = composite.members
     guard members.count > 1 else { return [(rect, Array(members.indices))] }
-    var merged: [(rect: PixelRect, members: [Int])] = []
+    var merged: [(rect: PixelRect, members: [Int], shadowOnly: Bool)] = []
     for y in stride(from: rect.y, to: rect.maxY, by: cell) {
-      var row: [(rect: PixelRect, members: [Int])] = []
+      var row: [(rect: PixelRect, members: [Int], shadowOnly: Bool)] = []
       for x in stride(from: rect.x, to: rect.maxX, by: cell) {
         let r = PixelRect(x: x, y: y, width: min(cell, rect.maxX - x), height: min(cell, rect.maxY - y))
         let list = kept(composite, around: r)
-        if let last = row.last, last.members == list, last.rect.maxX == r.x {
+        var part = composite
+        part.members = list.map { members[$0] }
+        let shadowOnly = splitsShadow && part.showsShadowOnly(in: r)
+        if let last = row.last, last.members == list, last.shadowOnly == shadowOnly, last.rect.maxX == r.x {
           row[row.count - 1].rect.width += r.width
         } else {
-          row.append((r, list))
+          row.append((r, list, shadowOnly))
         }
       }
       // A run with the same columns and members as one ending just above extends it.
       for run in row {
         if let i = merged.firstIndex(where: {
           $0.rect.maxY == y && $0.rect.x == run.rect.x && $0.rect.width == run.rect.width && $0.members == run.members
+            && $0.shadowOnly == run.shadowOnly
         }) {
           merged[i].rect.height += run.rect.height
         } else {
@@ -142,7 +180,7 @@ public struct GlassEffect: Effect, Hashable {
         }
       }
     }
-    return merged
+    return merged.map { ($0.rect, $0.members) }
   }
 
   /// The members that can change some pixel of `cell`, in paint order (see `cells`).
@@ -302,5 +340,31 @@ public struct GlassEffect: Effect, Hashable {
     }
     moved.backdropOrigin = PixelPoint(x: composite.backdropOrigin.x + shift.x, y: composite.backdropOrigin.y + shift.y)
     return moved
+  }
+}
+
+extension GlassComposite {
+  /// Each member's shape bounds grown by the widest contour and by the most the
+  /// blend can pull the field below the member's own distance (each fold of the
+  /// smooth minimum dips at most a quarter of the blend radius below the lesser
+  /// distance), and a pixel for the anti-aliased edge (`pixelBounds`). Outside
+  /// all of them a pixel's coverage and contour ring are 0.
+  var memberBodyBounds: [PixelRect] {
+    let contour = members.map { $0.contourOpacity > 0 ? Double($0.contourWidth) : 0 }.max() ?? 0
+    let dip = Double(members.count - 1) * Double(blendRadius) / 4
+    return members.map { $0.shape.pixelBounds(margin: contour + dip) }
+  }
+
+  /// The pixels where the body or its contour can show: the box around
+  /// `memberBodyBounds`.
+  var bodyBounds: PixelRect {
+    memberBodyBounds.reduce(PixelRect(x: 0, y: 0, width: 0, height: 0)) { $0.union($1) }
+  }
+
+  /// True when no pixel of `rect` can show the body or its contour, so that the
+  /// pass there is the shadow alone: `glass.glsl` with SHADOW_ONLY and
+  /// `CPUKernels.glassShadow`, the same pixels as the whole program.
+  func showsShadowOnly(in rect: PixelRect) -> Bool {
+    memberBodyBounds.allSatisfy { rect.intersection($0).isEmpty }
   }
 }

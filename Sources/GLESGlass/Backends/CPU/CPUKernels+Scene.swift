@@ -99,6 +99,19 @@ extension CPUKernels {
   /// The glass body of a group and its shadow; see `glass.glsl` and
   /// `GlassProfile` for the formulas.
   static func glass(_ p: GlassComposite, sources: [Source], rect: PixelRect, target: Target) {
+    if p.showsShadowOnly(in: rect) {
+      // No body or contour reaches these pixels: the shadow alone, as
+      // glassPixel computes it there.
+      parallelRows(rect.y..<rect.maxY, cost: rect.pixelCount * 8 * p.members.count) { rows in
+        for y in rows {
+          for x in rect.x..<rect.maxX {
+            let shadow = glassShadow(p, SIMD2(Float(x) + 0.5, Float(y) + 0.5))
+            target.store(SIMD4(0, 0, 0, shadow), x: x, y: y)
+          }
+        }
+      }
+      return
+    }
     let looks = p.members.map(GlassAppearance.init)
     let cost = rect.pixelCount * 32 * p.members.count
     parallelRows(rect.y..<rect.maxY, cost: cost) { rows in
@@ -108,6 +121,51 @@ extension CPUKernels {
         }
       }
     }
+  }
+
+  /// The group's one shadow at p: the blended field of the members that cast
+  /// one, each at its offset, folded as the body is (`glass.glsl` shadowAt).
+  @inline(__always)
+  static func glassShadow(_ g: GlassComposite, _ p: SIMD2<Float>) -> Float {
+    let members = g.members
+    let k = g.blendRadius
+    var sd: Float = 0
+    var sn = SIMD2<Float>.zero
+    var first = 0
+    var haveNormal = false
+    var opacity: Float = 0
+    var sigma: Float = 0
+    var any = false
+    for (i, m) in members.enumerated() where m.shadowOpacity > 0 {
+      let q = p - m.shadowOffset
+      let si = m.shape.distance(q.x, q.y)
+      if !any {
+        sd = si
+        first = i
+        opacity = m.shadowOpacity
+        sigma = m.shadowSigma
+        any = true
+      } else if si < sd + k {
+        if !haveNormal {
+          let q0 = p - members[first].shadowOffset
+          sn = members[first].shape.normal(q0.x, q0.y)
+          haveNormal = true
+        }
+        let ni = m.shape.normal(q.x, q.y)
+        let (blended, w) = GlassProfile.smoothMin(sd, si, GlassProfile.blendRadius(k, sn, ni))
+        sd = blended
+        if w <= 0 {
+          sn = ni
+          opacity = m.shadowOpacity
+          sigma = m.shadowSigma
+        } else if w < 1 {
+          sn = GlassProfile.blendNormal(sn, ni, w)
+          opacity = m.shadowOpacity + (opacity - m.shadowOpacity) * w
+          sigma = m.shadowSigma + (sigma - m.shadowSigma) * w
+        }
+      }
+    }
+    return any ? opacity * gaussianEdge(sd / sigma) : 0
   }
 
   @inline(__always)
@@ -144,48 +202,7 @@ extension CPUKernels {
       }
     }
     let coverage = min(max(0.5 - d, 0), 1)
-    var shadow: Float = 0
-    if coverage < 1 {
-      // One shadow: the blended field of the members that cast one, each at its
-      // offset, folded as the body is.
-      var sd: Float = 0
-      var sn = SIMD2<Float>.zero
-      var first = 0
-      var haveNormal = false
-      var opacity: Float = 0
-      var sigma: Float = 0
-      var any = false
-      for (i, m) in members.enumerated() where m.shadowOpacity > 0 {
-        let q = p - m.shadowOffset
-        let si = m.shape.distance(q.x, q.y)
-        if !any {
-          sd = si
-          first = i
-          opacity = m.shadowOpacity
-          sigma = m.shadowSigma
-          any = true
-        } else if si < sd + k {
-          if !haveNormal {
-            let q0 = p - members[first].shadowOffset
-            sn = members[first].shape.normal(q0.x, q0.y)
-            haveNormal = true
-          }
-          let ni = m.shape.normal(q.x, q.y)
-          let (blended, w) = GlassProfile.smoothMin(sd, si, GlassProfile.blendRadius(k, sn, ni))
-          sd = blended
-          if w <= 0 {
-            sn = ni
-            opacity = m.shadowOpacity
-            sigma = m.shadowSigma
-          } else if w < 1 {
-            sn = GlassProfile.blendNormal(sn, ni, w)
-            opacity = m.shadowOpacity + (opacity - m.shadowOpacity) * w
-            sigma = m.shadowSigma + (sigma - m.shadowSigma) * w
-          }
-        }
-      }
-      if any { shadow = opacity * gaussianEdge(sd / sigma) }
-    }
+    let shadow = coverage < 1 ? glassShadow(g, p) : 0
     var body = SIMD4<Float>.zero
     if coverage > 0 {
       let depth = -d

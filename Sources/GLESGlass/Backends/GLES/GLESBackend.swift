@@ -677,10 +677,12 @@ final class GLESState {
       glUseProgram(program.name)
       try program.apply(DrawImageUniforms(parameters: parameters, fullCoverage: full))
     case .glass(let parameters):
-      program = try self.program(
-        ProgramKey(primitive: pass.primitive.name, defines: [GlassUniforms.define(parameters), outputDefine]))
+      let shadowOnly = parameters.showsShadowOnly(in: pass.rect)
+      var defines = [GlassUniforms.define(parameters), outputDefine]
+      if shadowOnly { defines.append("SHADOW_ONLY") }
+      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: defines))
       glUseProgram(program.name)
-      try program.apply(GlassUniforms(parameters: parameters, inputs: inputs.count))
+      try program.apply(GlassUniforms(parameters: parameters, inputs: inputs.count, shadowOnly: shadowOnly))
     case .copy(let parameters):
       var defines = [outputDefine]
       if let input,

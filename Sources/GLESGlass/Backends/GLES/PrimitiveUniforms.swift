@@ -131,6 +131,9 @@ struct GlassUniforms: ShaderUniforms {
   var parameters: GlassComposite
   /// How many backdrop images are bound (units 0 ..< inputs).
   var inputs: Int
+  /// The program computes the shadow alone (SHADOW_ONLY): it reads no backdrop
+  /// and no appearance, only the shapes and their shadows.
+  var shadowOnly = false
 
   /// The length of the per-member arrays of the program that draws `composite`:
   /// 1 for a single shape, `GlassComposite.maximumMembers` for a group
@@ -144,22 +147,26 @@ struct GlassUniforms: ShaderUniforms {
 
   func encode(into encoder: inout UniformEncoder) {
     let p = parameters
-    for unit in 0..<GlassComposite.maximumSources {
-      // Unused samplers share the last bound unit: they are never read.
-      encoder.set("u_source\(unit)", .sampler(unit: Int32(min(unit, max(inputs - 1, 0))), integer: false))
-    }
-    encoder.set("u_backdropOrigin", .ivec2(Int32(p.backdropOrigin.x), Int32(p.backdropOrigin.y)))
     if Self.capacity(p) > 1 {
       encoder.set("u_count", .int(Int32(p.members.count)))
       encoder.set("u_blendRadius", .float(p.blendRadius))
     }
-    let looks = p.members.map(GlassAppearance.init)
     let padding = [SIMD4<Float>](repeating: .zero, count: Self.capacity(p) - p.members.count)
     func array(_ name: String, _ values: [SIMD4<Float>]) { encoder.set(name, .vec4Array(values + padding)) }
     array("u_shape", p.members.map { SIMD4(Float($0.shape.kind.rawValue), $0.shape.exponent, 0, 0) })
     array(
       "u_box", p.members.map { SIMD4($0.shape.center.x, $0.shape.center.y, $0.shape.halfSize.x, $0.shape.halfSize.y) })
     array("u_radii", p.members.map(\.shape.radii))
+    array(
+      "u_shadow",
+      p.members.map { SIMD4($0.shadowOpacity, $0.shadowSigma, $0.shadowOffset.x, $0.shadowOffset.y) })
+    if shadowOnly { return }
+    for unit in 0..<GlassComposite.maximumSources {
+      // Unused samplers share the last bound unit: they are never read.
+      encoder.set("u_source\(unit)", .sampler(unit: Int32(min(unit, max(inputs - 1, 0))), integer: false))
+    }
+    encoder.set("u_backdropOrigin", .ivec2(Int32(p.backdropOrigin.x), Int32(p.backdropOrigin.y)))
+    let looks = p.members.map(GlassAppearance.init)
     array("u_bend", looks.map(\.bend))
     array("u_adjust", looks.map(\.adjust))
     array("u_tint", looks.map(\.tint))
@@ -167,8 +174,5 @@ struct GlassUniforms: ShaderUniforms {
     array("u_sources", looks.map(\.sources))
     array("u_glow", looks.map(\.glow))
     array("u_edge", looks.map(\.edge))
-    array(
-      "u_shadow",
-      p.members.map { SIMD4($0.shadowOpacity, $0.shadowSigma, $0.shadowOffset.x, $0.shadowOffset.y) })
   }
 }
