@@ -238,9 +238,15 @@ struct FluidBench: ParsableCommand {
         return tokens[0..<(tokens.count - 5)].joined(separator: " ")
       }
       // A cell of a body is "BODY [MEMBERS]"; the body's name ends in its members.
+      // A part that only the shadow reaches adds " shadow".
       var bodies: [String] = []
       var cellMembers: [Int] = []
-      for name in glassPasses {
+      var shadowParts = 0
+      for var name in glassPasses {
+        if name.hasSuffix(" shadow") {
+          name.removeLast(" shadow".count)
+          shadowParts += 1
+        }
         var body = name
         if let open = name.range(of: " [") {
           body = String(name[..<open.lowerBound])
@@ -256,6 +262,7 @@ struct FluidBench: ParsableCommand {
           "; in \(cellMembers.count) cells drawing "
           + counts.map { "\($0.key) member\($0.key == 1 ? "" : "s") (\($0.value.count))" }.joined(separator: ", ")
       }
+      if shadowParts > 0 { listed += "; \(shadowParts) of the passes draw only the shadow" }
       print("  \(pad(c.label, 34)) \(listed)")
       guard members == c.expected else {
         throw BenchFailure("\(c.label): glass passes with \(members) members, expected \(c.expected)")
