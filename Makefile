@@ -32,9 +32,8 @@ release: deps
 # it neither rebuilds nor is rebuilt by `make demo`'s release build. Most of the
 # suite is CPU rendering, which a debug build runs about 15 times slower: on the
 # 2-core machine the suites took 180 s in a debug build and 12 s optimised, for
-# 45 s more of building from nothing. `make sanitize` runs the same suites in a
-# debug build (with ASan and UBSan), so both builds are tested in CI, and a plain
-# `swift test` still runs them in a debug build.
+# 45 s more of building from nothing. `make sanitize` runs the same suites
+# optimised with ASan and UBSan; a plain `swift test` runs them in a debug build.
 TEST_BUILD = -c release -Xswiftc -enable-testing --scratch-path .build-test
 test: deps
 	$(SWIFT) build --build-tests $(TEST_BUILD)
@@ -69,8 +68,9 @@ snapshots-record: deps
 fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/fuzz.sh $(FUZZ_TARGETS)
 
-# Builds everything with ASan (Swift and C) and UBSan (C) in .build-asan and runs
-# every test suite under them (scripts/sanitize.sh says what is checked and why).
+# Builds everything optimised with ASan (Swift and C) and UBSan (C) in .build-asan
+# and runs every test suite under them (scripts/sanitize.sh says what is checked
+# and why).
 sanitize: deps
 	scripts/sanitize.sh
 

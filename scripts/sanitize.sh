@@ -2,8 +2,12 @@
 # `make sanitize`: builds everything (the CLI too: the end-to-end tests run it)
 # with AddressSanitizer on the Swift and C code and UBSan on the C code, in its
 # own scratch folder (.build-asan), then runs every test suite under it. GPU
-# suites run on Mesa llvmpipe, as in `make test`. This is a debug build, where
-# `make test` runs the suites optimised: CI tests both builds.
+# suites run on Mesa llvmpipe, as in `make test`. Like `make test`, it is an
+# optimised build (-c release, -enable-testing for the tests' @testable
+# imports): ASan checks the code as it ships, where the optimiser shortens
+# lifetimes (a test that read a value after its last use failed only there).
+# The sources hold no debug-only code (no assert, no #if DEBUG), and a debug
+# build ran these suites 17 times slower under ASan (405 s against 24 s).
 #
 # What is and is not checked, and why:
 # - ASan: every out-of-bounds access, use after free and double free in our code
@@ -36,7 +40,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:handle_segv=0:handle_sigbus=0
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 # lld: gold warns about every ASan helper symbol it cannot export.
-flags=(--scratch-path "$SCRATCH" --sanitize address -Xswiftc -use-ld=lld
+flags=(--scratch-path "$SCRATCH" -c release -Xswiftc -enable-testing --sanitize address -Xswiftc -use-ld=lld
   -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined)
 echo "sanitize: building with ASan (Swift and C) and UBSan (C) in $SCRATCH"
 mkdir -p "$SCRATCH"
@@ -52,7 +56,7 @@ for attempt in 1 2 3; do
 done
 # The determinism test renders every demo scene 5 times (make test); here twice,
 # with 1 and 2 worker threads, which still compares their bytes: the repeats find
-# no memory error the first two runs do not, and would cost about two minutes.
+# no memory error the first two runs do not.
 export GLASS_GPU_DEMO_RUNS=${GLASS_GPU_DEMO_RUNS:-2}
 echo "sanitize: running the tests under ASan and UBSan (ASAN_OPTIONS=$ASAN_OPTIONS, GLASS_GPU_DEMO_RUNS=$GLASS_GPU_DEMO_RUNS)"
 swift test --skip-build "${flags[@]}"
