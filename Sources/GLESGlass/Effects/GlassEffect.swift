@@ -120,7 +120,7 @@ public struct GlassEffect: Effect, Hashable {
       PixelRect(x: rect.x, y: inner.y, width: inner.x - rect.x, height: inner.height),
       PixelRect(x: inner.maxX, y: inner.y, width: rect.maxX - inner.maxX, height: inner.height),
     ]
-    return [inner] + strips.filter { $0.width > 0 && $0.height > 0 }
+    return [inner] + strips.filter { !$0.isEmpty }
   }
 
   /// The side of the cells a group's pass is cut into, in pixels. Measured with
