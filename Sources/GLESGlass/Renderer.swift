@@ -26,7 +26,8 @@ public struct PreparedRender: Sendable {
 }
 
 /// Renders effects on a backend. Holds the backend (its GL context, compiled
-/// programs and pooled textures) so that later renders are warm.
+/// programs and pooled textures) and its caches (`RenderCaches`: fonts, glyphs,
+/// text masks, icons, images, kept textures) so that later renders are warm.
 public final class Renderer: @unchecked Sendable {
   private enum Backend {
     case gles(GLESBackend)
@@ -44,25 +45,30 @@ public final class Renderer: @unchecked Sendable {
   /// Worker threads of the CPU work: the CPU backend's passes and, in `render`
   /// and the batch renderer, fitting images; nil for one a core (at most 8).
   public let cpuThreads: Int?
+  /// The caches its renders keep for later ones, each within its budget.
+  public let caches: RenderCaches
 
   /// Starts a backend. `.gpu` throws `gpuUnavailable` when no context can be made.
   /// `cpuThreads` sets the worker threads of the CPU work (nil: one a core, at
   /// most 8); the CPU backend's output is byte-identical whatever the count.
-  public init(backend choice: BackendChoice, cpuThreads: Int? = nil) throws {
+  /// `caches` are the renderer's (new ones with the default budgets unless given).
+  public init(backend choice: BackendChoice, cpuThreads: Int? = nil, caches: RenderCaches = RenderCaches()) throws {
     if let cpuThreads, cpuThreads < 1 {
       throw GlassError(.invalidParameter, "cpuThreads is \(cpuThreads); give 1 or more, or nil for one a core")
     }
     self.cpuThreads = cpuThreads
+    self.caches = caches
+    let textureBytes = caches.budgets.textureBytes
     switch choice {
     case .cpu:
       backend = .cpu(CPUBackend(threads: cpuThreads))
       fallbackReason = nil
     case .gpu:
-      backend = .gles(try GLESBackend())
+      backend = .gles(try GLESBackend(keptTextureBytes: textureBytes))
       fallbackReason = nil
     case .auto:
       do {
-        backend = .gles(try GLESBackend())
+        backend = .gles(try GLESBackend(keptTextureBytes: textureBytes))
         fallbackReason = nil
       } catch let error as GlassError {
         backend = .cpu(CPUBackend(threads: cpuThreads))
@@ -71,6 +77,7 @@ public final class Renderer: @unchecked Sendable {
     }
     if case .gles = backend { backendName = "gpu" } else { backendName = "cpu" }
     cpuFallback = choice == .auto && backendName == "gpu" ? CPUBackend(threads: cpuThreads) : nil
+    if case .gles(let gles) = backend { caches.attach(gles.keptTextureStats) }
   }
 
   /// Runs `body` with this renderer's `cpuThreads` as the worker count of the CPU
@@ -126,8 +133,7 @@ public final class Renderer: @unchecked Sendable {
     _ scene: Scene, images: SceneImages, depth: RGBAImage.Depth = .eight,
     maxPixels: Int = PNGCodec.defaultMaxPixels, timings: inout RenderTimings
   ) throws -> RGBAImage {
-    let prepared = try withCPUThreads { try Self.prepare(scene, images: images, depth: depth, maxPixels: maxPixels) }
-    return try render(prepared, timings: &timings)
+    return try render(prepare(scene, images: images, depth: depth, maxPixels: maxPixels), timings: &timings)
   }
 
   /// Renders a scene whose images are decoded already, by their path in the scene.
@@ -199,9 +205,26 @@ public final class Renderer: @unchecked Sendable {
   /// and compiled, and its working memory within `maxWorkingBytes`. What passes
   /// here is refused later only by the backend itself (a GPU's largest texture,
   /// with `--backend gpu`) or a driver failure. `glass-gpu validate` runs this.
+  /// Text is laid out and drawn with `caches` (nil: those bound by
+  /// `RenderCaches.use`, else new ones for this call).
   public static func prepare(
     _ scene: Scene, images: SceneImages, depth: RGBAImage.Depth = .eight,
+    maxPixels: Int = PNGCodec.defaultMaxPixels, caches: RenderCaches? = nil
+  ) throws -> PreparedRender {
+    let caches = caches ?? RenderCaches.scoped
+    return try caches.use { try prepare(scene, images: images, depth: depth, maxPixels: maxPixels, with: caches) }
+  }
+
+  /// `prepare` with this renderer's caches and CPU threads.
+  public func prepare(
+    _ scene: Scene, images: SceneImages, depth: RGBAImage.Depth = .eight,
     maxPixels: Int = PNGCodec.defaultMaxPixels
+  ) throws -> PreparedRender {
+    try withCPUThreads { try Self.prepare(scene, images: images, depth: depth, maxPixels: maxPixels, caches: caches) }
+  }
+
+  private static func prepare(
+    _ scene: Scene, images: SceneImages, depth: RGBAImage.Depth, maxPixels: Int, with caches: RenderCaches
   ) throws -> PreparedRender {
     try scene.validate()
     for (jsonPath, path) in scene.imageReferences where !images.contains(path) {
@@ -210,7 +233,7 @@ public final class Renderer: @unchecked Sendable {
         at: GlassError.Location(jsonPath: jsonPath))
     }
     try PNGCodec.checkPixelLimit(scene.pixelSize, maxPixels: maxPixels, what: "the scene canvas")
-    let lowering = SceneLowering(scene: scene, images: images, depth: depth)
+    let lowering = SceneLowering(scene: scene, images: images, depth: depth, caches: caches)
     try lowering.checkImageSizes(maxPixels: maxPixels)
     let compiled = try lowering.lower().compile()
     // Intermediates and the images fitted to their frames, as binary16.
@@ -307,12 +330,12 @@ extension Renderer {
     private let done = DispatchSemaphore(value: 0)
     private var result: Result<Renderer, Error>?
 
-    fileprivate init(_ choice: BackendChoice) {
+    fileprivate init(_ choice: BackendChoice, caches: RenderCaches) {
       // Process exit waits for starts in flight: leaving while another thread is
       // inside EGL or Mesa set-up can crash their teardown.
       LiveBackends.starting.enter()
       let thread = Thread { [self] in
-        result = Result { try Renderer(backend: choice) }
+        result = Result { try Renderer(backend: choice, caches: caches) }
         done.signal()
         LiveBackends.starting.leave()
       }
@@ -337,8 +360,8 @@ extension Renderer {
     }
   }
 
-  /// Starts a renderer on another thread; `value()` waits for it.
-  public static func start(backend choice: BackendChoice) -> Pending {
-    Pending(choice)
+  /// Starts a renderer with `caches` on another thread; `value()` waits for it.
+  public static func start(backend choice: BackendChoice, caches: RenderCaches = RenderCaches()) -> Pending {
+    Pending(choice, caches: caches)
   }
 }

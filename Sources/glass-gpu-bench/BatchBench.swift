@@ -30,7 +30,12 @@ struct BatchBench: ParsableCommand {
       stage times come from the batch's --report.
 
       --memory instead runs the batch alone at --memory-counts jobs (the first
-      jobs of one list) and compares peak RSS (issue 8's bar: within 10 %).
+      jobs of one list), each job with a label of its own ("Frame k", an icon
+      and "Job k" on glass) at a position of its own (fractional points), and
+      compares peak RSS (issue 21's bar: the largest count within 10 % of the
+      smallest) and resident memory over the second half of the largest run (RSS
+      at its half and at its end, each the median of the 5 samples around it;
+      bar: under 3 % growth), and prints the caches' sizes from the report.
 
       Examples:
         glass-gpu-bench batch
@@ -66,7 +71,7 @@ struct BatchBench: ParsableCommand {
   var memory = false
 
   @Option(parsing: .upToNextOption, help: "Job counts of the --memory runs.")
-  var memoryCounts: [Int] = [200, 2000]
+  var memoryCounts: [Int] = [2000, 20000]
 
   @Option(help: "Pixels per point of the --memory runs (the base scene's own: 2).")
   var memoryScale: Int?
@@ -99,7 +104,7 @@ struct BatchBench: ParsableCommand {
     }
     let scenes = try BatchScenes(path: scene, seed: seed)
     let total = memory ? memoryCounts.max() ?? count : count
-    let jobs = try scenes.write(count: total, to: folder, inline: inline)
+    let jobs = try scenes.write(count: total, to: folder, inline: inline, labelled: memory)
     let runner = ChildRunner(binary: binary, folder: folder)
 
     var backends: [String] = []
@@ -121,7 +126,8 @@ struct BatchBench: ParsableCommand {
     let counts = memory ? memoryCounts.map(String.init).joined(separator: " and ") : "\(count)"
     print(
       "glass-gpu-bench batch\(memory ? " --memory" : ""): \(counts) jobs of \(scene) "
-        + "(\(pixels.width)x\(pixels.height) px), every glass shape moved and tinted per job (seed \(seed)), "
+        + "(\(pixels.width)x\(pixels.height) px), every glass shape moved and tinted per job (seed \(seed))"
+        + (memory ? ", a label and a text of its own at a position of its own per job" : "") + ", "
         + (inline ? "inline in the manifest" : "scene files named by a manifest"))
     print(
       String(
@@ -266,16 +272,16 @@ struct BatchBench: ParsableCommand {
   func runMemory(_ runner: ChildRunner, jobs: BatchJobs, backends: [String]) throws {
     let counts = memoryCounts.sorted()
     print(
-      "one glass-gpu batch process per count, the counts running the first jobs of one list; peak RSS (VmHWM) "
-        + "and steady RSS (median VmRSS, sampled every 0.25 s, over the run's second half)")
+      "one glass-gpu batch process per count, the counts running the first jobs of one list; peak RSS (VmHWM); "
+        + "RSS sampled every 0.25 s: at the run's half and at its end (each the median of the 5 samples around it)")
     if let memoryScale {
       print("--memory-scale \(memoryScale): the same scenes on a smaller canvas, asked for to make the runs shorter")
     }
-    print("backend   jobs    wall s  frames/s   peak MB  steady MB   failed")
+    print("backend   jobs    wall s  frames/s   peak MB  half MB   end MB  2nd half   failed")
     for name in backends {
       _ = try runner.run(["render", jobs.scenePaths[0], "-o", runner.path("warm.png"), "--backend", name])
       var peaks: [Int] = []
-      var steady: [Int] = []
+      var last: (run: ChildRun, stats: ReportStats)?
       for n in counts {
         let out = runner.path("memory-\(name)-\(n)")
         let report = runner.path("memory-\(name)-\(n).jsonl")
@@ -284,26 +290,36 @@ struct BatchBench: ParsableCommand {
         if let encoders { arguments += ["--jobs", "\(encoders)"] }
         let run = try runner.run(arguments)
         let stats = try ReportStats(path: report)
+        let (half, end) = run.halfAndEndKilobytes
         print(
           String(
-            format: "%@ %5d %9.2f %9.2f %9.1f %10.1f %8d", pad(name, 8), n, run.seconds, Double(n) / run.seconds,
-            Double(run.peakKilobytes) / 1000, Double(run.steadyKilobytes) / 1000, stats.failed))
+            format: "%@ %5d %9.2f %9.2f %9.1f %8.1f %8.1f %8@ %8d", pad(name, 8), n, run.seconds,
+            Double(n) / run.seconds, Double(run.peakKilobytes) / 1000, Double(half) / 1000, Double(end) / 1000,
+            (half > 0 ? String(format: "%+.2f %%", 100 * Double(end - half) / Double(half)) : "n/a") as NSString,
+            stats.failed))
         if run.status != 0 { print("         glass-gpu batch exited \(run.status): \(run.firstLines(3))") }
         peaks.append(run.peakKilobytes)
-        steady.append(run.steadyKilobytes)
+        last = (run, stats)
         try? FileManager.default.removeItem(atPath: out)
       }
-      if let first = peaks.first, let last = peaks.last, first > 0, counts.count > 1 {
-        let steadyRatio =
-          if let a = steady.first, let b = steady.last, a > 0, b > 0 {
-            String(format: "%.3f", Double(b) / Double(a))
-          } else {
-            "n/a (a run under 2 s)"
-          }
+      if let first = peaks.first, let largest = peaks.last, first > 0, counts.count > 1 {
+        let ratio = Double(largest) / Double(first)
         print(
           String(
-            format: "%@ at %d jobs / at %d jobs: peak RSS %.3f (bar: within 10 %%), steady RSS %@", pad(name, 8),
-            counts[counts.count - 1], counts[0], Double(last) / Double(first), steadyRatio as NSString))
+            format: "%@ peak RSS at %d jobs / at %d jobs: %.3f (bar: at most 1.10) %@", pad(name, 8),
+            counts[counts.count - 1], counts[0], ratio, (ratio <= 1.10 ? "PASS" : "FAIL") as NSString))
+      }
+      if let (run, stats) = last {
+        let (half, end) = run.halfAndEndKilobytes
+        if half > 0 {
+          let growth = Double(end - half) / Double(half)
+          print(
+            String(
+              format: "%@ RSS growth over the second half of the %d-job run: %+.2f %% (bar: under 3 %%) %@",
+              pad(name, 8), counts[counts.count - 1], 100 * growth, (growth < 0.03 ? "PASS" : "FAIL") as NSString))
+        }
+        print("         caches at the end of the \(counts[counts.count - 1])-job run (from the report's last line):")
+        for line in stats.cacheLines { print("           \(line)") }
       }
     }
   }
@@ -383,24 +399,40 @@ struct BatchScenes {
   }
 
   /// Job `index`: every glass shape moved (up to 120 pt sideways, 0 to 120 pt down,
-  /// kept on the canvas) and tinted, from a generator seeded by the seed and index.
-  func scene(_ index: Int) -> JSONValue {
+  /// kept on the canvas) and tinted, from a generator seeded by the seed and index;
+  /// `labelled`, with a text "Frame k" and a label "Job k" (an icon and the text,
+  /// on glass) of its own at a position of its own, fractional points.
+  func scene(_ index: Int, labelled: Bool = false) -> JSONValue {
     var random = SplitMix(state: seed &* 0x1000_0000_01B3 &+ UInt64(index))
     guard case .object(var members) = base, let at = members.firstIndex(where: { $0.key == "layers" }),
       case .array(let layers) = members[at].value
     else { return base }
-    members[at].value = .array(
-      layers.map { layer in
-        switch layer["type"]?.string {
-        case "glass": return vary(layer, &random)
-        case "glassContainer":
-          return layer.replacing("glass") { glass in
-            guard case .array(let items) = glass else { return glass }
-            return .array(items.map { vary($0, &random) })
-          }
-        default: return layer
+    var varied = layers.map { layer in
+      switch layer["type"]?.string {
+      case "glass": return vary(layer, &random)
+      case "glassContainer":
+        return layer.replacing("glass") { glass in
+          guard case .array(let items) = glass else { return glass }
+          return .array(items.map { vary($0, &random) })
         }
-      })
+      default: return layer
+      }
+    }
+    if labelled {
+      let x = 20 + random.uniform(0, widthPoints / 2)
+      let y = 20 + random.uniform(0, heightPoints / 2)
+      varied += [
+        .object([
+          ("type", .string("text")), ("text", .string("Frame \(index)")), ("font", .string("title")),
+          ("frame", .object([("x", .number(x)), ("y", .number(y))])),
+        ]),
+        .object([
+          ("type", .string("glass")), ("frame", .object([("x", .number(x + 7.3)), ("y", .number(y + 50.6))])),
+          ("content", .object([("text", .string("Job \(index)")), ("systemImage", .string("star.fill"))])),
+        ]),
+      ]
+    }
+    members[at].value = .array(varied)
     return .object(members)
   }
 
@@ -424,15 +456,16 @@ struct BatchScenes {
     return moved
   }
 
-  /// Writes `count` jobs' scene files (scenes/NNNNN.json), and `manifest(n)` for the first n.
-  func write(count: Int, to folder: URL, inline: Bool) throws -> BatchJobs {
+  /// Writes `count` jobs' scene files (scenes/NNNNN.json), and `manifest(n)` for
+  /// the first n; `labelled`: each with its own label (`scene(_:labelled:)`).
+  func write(count: Int, to folder: URL, inline: Bool, labelled: Bool = false) throws -> BatchJobs {
     let scenes = folder.appendingPathComponent("scenes")
     try FileManager.default.createDirectory(at: scenes, withIntermediateDirectories: true)
     var jobs = BatchJobs(folder: folder)
     var lines: [String] = []
     for index in 0..<count {
       let name = String(format: "%05d", index)
-      let variant = scene(index)
+      let variant = scene(index, labelled: labelled)
       let path = scenes.appendingPathComponent("\(name).json").path
       try Data((variant.formatted() + "\n").utf8).write(to: URL(fileURLWithPath: path))
       jobs.scenePaths.append(path)
@@ -512,6 +545,15 @@ struct ChildRun {
     guard rssSamples.count >= 8 else { return 0 }
     let half = rssSamples.suffix(max(1, rssSamples.count / 2)).sorted()
     return half.isEmpty ? 0 : half[half.count / 2]
+  }
+
+  /// RSS at the run's half and at its end, in kilobytes: each the median of the
+  /// 5 samples around that time (0 and 0 for a run of under 20 samples, 5 s).
+  var halfAndEndKilobytes: (half: Int, end: Int) {
+    guard rssSamples.count >= 20 else { return (0, 0) }
+    func median(_ slice: ArraySlice<Int>) -> Int { slice.sorted()[slice.count / 2] }
+    let middle = rssSamples.count / 2
+    return (median(rssSamples[(middle - 2)...(middle + 2)]), median(rssSamples.suffix(5)))
   }
 
   /// Adds a later run: times add up, the peak is the larger.
@@ -623,11 +665,22 @@ struct ReportStats {
   /// Stage names in the order the report gives them, and each stage's sum over rendered jobs.
   var stages: [String] = []
   var sums: [String: Double] = [:]
+  /// The caches line at the report's end, one line per cache.
+  var cacheLines: [String] = []
 
   init(path: String) throws {
     let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     for line in text.split(separator: "\n") {
       guard let record = try? JSONValue.parse(Array(line.utf8)) else { continue }
+      if case .object(let caches) = record["caches"] {
+        cacheLines = caches.map { name, value in
+          func n(_ key: String) -> Double { value[key]?.number ?? 0 }
+          return String(
+            format: "%@ %6.0f entries %9.2f MB of %8.2f MB, %7.0f evictions, %8.0f hits, %7.0f misses",
+            pad(name, 13), n("entries"), n("bytes") / 1e6, n("budget_bytes") / 1e6, n("evictions"), n("hits"),
+            n("misses"))
+        }
+      }
       switch record["status"]?.string {
       case "rendered":
         rendered += 1

@@ -132,10 +132,10 @@ struct TextBench: ParsableCommand {
       var changing: [Double] = []
       var rasterized = 0
       for i in 0..<(warmup + runs) {
-        let before = TextRaster.rasterizedGlyphCount
+        let before = renderer.caches.stats(named: "glyphs")?.misses ?? 0
         var t = RenderTimings()
         let image = try renderer.render(text, images: images, timings: &t)
-        let fresh = TextRaster.rasterizedGlyphCount - before
+        let fresh = (renderer.caches.stats(named: "glyphs")?.misses ?? 0) - before
         if let output, i == warmup + runs - 1 { try PNGCodec.write(image, to: output, compression: 6) }
         var u = RenderTimings()
         _ = try renderer.render(plain, images: images, timings: &u)

@@ -214,11 +214,10 @@ struct Animate: ParsableCommand {
     let renderer = try Renderer(backend: backend)
     defer { renderer.close() }
     if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
-    let cache = ImageCache(capacityBytes: 256 << 20)
     func prepare(_ scene: Scene) throws -> PreparedRender {
       let file = SceneFile(scene: scene, directory: directory)
-      let images = try file.loadImages(maxPixels: options.maxPixels, cache: cache)
-      return try Renderer.prepare(scene, images: images, maxPixels: options.maxPixels)
+      let images = try file.loadImages(maxPixels: options.maxPixels, cache: renderer.caches.images)
+      return try renderer.prepare(scene, images: images, maxPixels: options.maxPixels)
     }
     // A frame equal to the one before it (a held end) reuses its image.
     var distinct: [(scene: Scene, count: Int)] = []

@@ -69,6 +69,11 @@ struct Batch: ParsableCommand {
     help: ArgumentHelp("Keep at most this many MiB of decoded and fitted images for later jobs.", valueName: "MiB"))
   var imageCache: Int = 256
 
+  @Option(
+    help: ArgumentHelp(
+      "Keep at most this many MiB of glyphs and text masks for later jobs (a quarter for glyphs).", valueName: "MiB"))
+  var textCache: Int = CacheBudgets().textBytes >> 20
+
   func validate() throws {
     guard !inputs.isEmpty || manifest != nil else {
       throw ValidationError("name scene files or folders, or a manifest with --manifest FILE (- for standard input)")
@@ -85,6 +90,9 @@ struct Batch: ParsableCommand {
     guard (1...256).contains(jobs) else { throw ValidationError("--jobs is \(jobs); give 1 to 256") }
     guard (0...(1 << 20)).contains(imageCache) else {
       throw ValidationError("--image-cache is \(imageCache) MiB; give 0 to \(1 << 20)")
+    }
+    guard (0...(1 << 20)).contains(textCache) else {
+      throw ValidationError("--text-cache is \(textCache) MiB; give 0 to \(1 << 20)")
     }
     if let shard {
       do {
@@ -106,6 +114,7 @@ struct Batch: ParsableCommand {
     options.resume = resume
     options.shard = try shard.map { try BatchShard(parsing: $0) }
     options.imageCacheBytes = imageCache << 20
+    options.cacheBudgets.textBytes = textCache << 20
 
     // Stop requests end the run between jobs, not in the middle of one.
     PNGCodec.OutputFile.deferStops(true)
@@ -158,7 +167,11 @@ struct Batch: ParsableCommand {
       }
       progress.ended(result)
     }
-    if let reportFile { fclose(reportFile) }
+    if let reportFile {
+      // The last line: what each cache holds and has done (docs/batch-format.md).
+      fputs("{\"caches\":\(CacheStats.json(summary.caches))}\n", reportFile)
+      fclose(reportFile)
+    }
     progress.finish(summary, backend: batch.renderer.backendName)
     batch.renderer.close()
     if let signal = summary.stoppedBySignal { PNGCodec.OutputFile.end(bySignal: signal) }

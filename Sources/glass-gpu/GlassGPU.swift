@@ -75,10 +75,12 @@ func renderToFile<Input>(
     let start = Date()
     var phases = RenderTimings()
     let file = try PNGCodec.OutputFile(path: output)
-    let pending = Renderer.start(backend: backend)
+    // The renderer's caches, made first: reading the input lays out its text with them.
+    let caches = RenderCaches()
+    let pending = Renderer.start(backend: backend, caches: caches)
     defer { pending.close() }
     let decodeStart = Date()
-    let input = try load()
+    let input = try caches.use { try load() }
     try file.checkDistinct(from: inputs(input))
     phases.decodeMilliseconds = Date().timeIntervalSince(decodeStart) * 1000
     let renderer = try pending.value()
@@ -89,7 +91,11 @@ func renderToFile<Input>(
     try file.write(image, compression: compression)
     phases.encodeMilliseconds = Date().timeIntervalSince(encodeStart) * 1000
     phases.totalMilliseconds = Date().timeIntervalSince(start) * 1000
-    if printTimings { FileHandle.standardError.write(Data((phases.json + "\n").utf8)) }
+    if printTimings {
+      // The phases, then what each of the renderer's caches holds and has done.
+      let line = phases.json.dropLast() + ",\"caches\":\(CacheStats.json(renderer.caches.stats))}\n"
+      FileHandle.standardError.write(Data(line.utf8))
+    }
   }
 }
 

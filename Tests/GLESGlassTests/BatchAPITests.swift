@@ -119,8 +119,9 @@ struct ImageCacheTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     try PNGCodec.write(
       ProceduralImages.landscape(width: 120, height: 80), to: folder.appendingPathComponent("p.png").path)
-    // The decoded image (8-bit: 4 bytes a pixel) and two fitted sizes (16-bit: 8).
-    let needed = 4 * 120 * 80 + 8 * (90 * 60 + 30 * 20)
+    // The decoded image (8-bit: 4 bytes a pixel) and two fitted sizes (16-bit: 8),
+    // and each entry's bookkeeping.
+    let needed = 4 * 120 * 80 + 8 * (90 * 60 + 30 * 20) + 3 * LRUCache<Int, Int>.entryOverhead
     let cache = ImageCache(capacityBytes: needed)
     var renders: [RGBAImage] = []
     let renderer = try Renderer(backend: .cpu)
@@ -139,11 +140,11 @@ struct ImageCacheTests {
     #expect(cache.hits == 3 * 3, "hits \(cache.hits)")
 
     // Room for one fit only: the least recently used goes, and the bound holds.
-    let small = ImageCache(capacityBytes: 8 * 90 * 60)
+    let small = ImageCache(capacityBytes: 8 * 90 * 60 + LRUCache<Int, Int>.entryOverhead)
     let file = SceneFile(scene: sceneShowing("p.png", glassX: 0), directory: folder.path)
     var timings = RenderTimings()
     _ = try renderer.render(file.scene, images: try file.loadImages(cache: small), timings: &timings)
-    #expect(small.bytes <= 8 * 90 * 60)
+    #expect(small.bytes <= 8 * 90 * 60 + LRUCache<Int, Int>.entryOverhead)
     #expect(small.bytes > 0)
   }
 

@@ -158,14 +158,20 @@ enum BatchFixture {
       sourceLocation: sourceLocation)
   }
 
-  /// The lines of a report file, each parsed as a JSON object; a line that is not
-  /// one is recorded as an issue (and left out).
+  /// The job lines of a report file, each parsed as a JSON object; a line that is
+  /// not one is recorded as an issue (and left out), and so is a caches line
+  /// (`{"caches": …}`) anywhere but last.
   static func report(_ file: URL, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
     let text = try String(contentsOf: file, encoding: .utf8)
     var objects: [[String: Any]] = []
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false) where !line.isEmpty {
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
+    for (i, line) in lines.enumerated() {
       guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
         Issue.record(Comment(rawValue: "a report line is not a JSON object: \(line)"), sourceLocation: sourceLocation)
+        continue
+      }
+      if object["caches"] != nil {
+        #expect(i == lines.count - 1, "the caches line is not the last", sourceLocation: sourceLocation)
         continue
       }
       objects.append(object)

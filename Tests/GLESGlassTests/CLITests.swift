@@ -295,7 +295,8 @@ struct CLITests {
     #expect(sizes[0] >= raw && sizes[1] < sizes[0] / 2, "level 0: \(sizes[0]) bytes, level 12: \(sizes[1]), raw \(raw)")
   }
 
-  @Test("--timings prints one JSON line with the six keys; the CPU reports no upload or readback")
+  @Test(
+    "--timings prints one JSON line with the six keys and the caches' sizes; the CPU reports no upload or readback")
   func timings() throws {
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -303,7 +304,14 @@ struct CLITests {
     let result = try runCLI(["extend", BadInput.good, "-o", output, "--backend", "cpu", "--timings"] + BadInput.insets)
     #expect(result.status == 0, "\(result.stderr)")
     let line = try #require(result.stderr.split(separator: "\n").last)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Double])
+    var all = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    let caches = try #require(all.removeValue(forKey: "caches") as? [String: [String: Double]])
+    #expect(Set(caches.keys) == ["fonts", "font matches", "glyphs", "text masks", "icons", "images"])
+    for (name, numbers) in caches {
+      #expect(Set(numbers.keys) == ["entries", "bytes", "budget_bytes", "evictions", "hits", "misses"], "\(name)")
+      #expect((numbers["bytes"] ?? 1) <= (numbers["budget_bytes"] ?? 0), "\(name)")
+    }
+    let object = try #require(all as? [String: Double])
     #expect(Set(object.keys) == ["decode_ms", "upload_ms", "render_ms", "readback_ms", "encode_ms", "total_ms"])
     #expect(object["upload_ms"] == 0 && object["readback_ms"] == 0)
     #expect((object["total_ms"] ?? 0) >= (object["decode_ms"] ?? 0) + (object["encode_ms"] ?? 0))

@@ -495,13 +495,16 @@ struct TextSceneTests {
         #"{"type": "text", "text": "Rasterised once, 0123456789", "font": {"size": 23.5}, "frame": {"x": \#(x), "y": 4}}"#
       )
     }
-    _ = try DemoScenes.render(try scene(x: 3.25), [:], on: .cpu)
-    let first = TextRaster.rasterizedGlyphCount(pixelSize: 47)
+    let renderer = try Renderer(backend: .cpu)
+    var timings = RenderTimings()
+    _ = try renderer.render(try scene(x: 3.25), images: [:], timings: &timings)
+    let first = renderer.caches.glyphs.stats.misses
     #expect(first > 10, "the first render rasterised the glyphs: \(first)")
     // A point further at scale 2: a new mask, the same quarter-pixel offsets.
-    _ = try DemoScenes.render(try scene(x: 4.25), [:], on: .cpu)
-    _ = try DemoScenes.render(try scene(x: 3.25), [:], on: .cpu)
-    #expect(TextRaster.rasterizedGlyphCount(pixelSize: 47) == first)
+    _ = try renderer.render(try scene(x: 4.25), images: [:], timings: &timings)
+    _ = try renderer.render(try scene(x: 3.25), images: [:], timings: &timings)
+    #expect(renderer.caches.glyphs.stats.misses == first)
+    #expect(renderer.caches.textMasks.count == 2, "two masks: one a point further")
   }
 
   // MARK: A text scene on both backends, its golden, and its ink at 1x, 2x and 3x

@@ -18,8 +18,14 @@ public struct BatchOptions: Sendable {
   public var resume = false
   /// Render only this shard's jobs.
   public var shard: BatchShard?
-  /// The most bytes of decoded and fitted images kept for later jobs.
-  public var imageCacheBytes = 256 << 20
+  /// The budgets of the caches of a renderer the batch starts (`RenderCaches`).
+  public var cacheBudgets = CacheBudgets()
+  /// The most bytes of decoded and fitted images kept for later jobs
+  /// (`cacheBudgets.imageBytes`).
+  public var imageCacheBytes: Int {
+    get { cacheBudgets.imageBytes }
+    set { cacheBudgets.imageBytes = newValue }
+  }
   /// Worker threads of the CPU work of each job (fitting images, the CPU
   /// backend's passes); nil for one a core. The output is the same whatever the count.
   public var cpuThreads: Int?
@@ -146,6 +152,8 @@ public struct BatchSummary: Sendable {
   public var cacheHits = 0
   /// Lookups it did not.
   public var cacheMisses = 0
+  /// What each of the renderer's caches holds and has done at the end.
+  public var caches: [CacheStats] = []
 
   /// Rendered jobs per second of wall time.
   public var framesPerSecond: Double { wallSeconds > 0 ? Double(rendered) / wallSeconds : 0 }
@@ -160,21 +168,26 @@ public final class BatchRenderer: @unchecked Sendable {
   public let renderer: Renderer
   /// What is done with each job.
   public let options: BatchOptions
-  /// Images decoded and fitted for one job, kept for the next.
-  public let imageCache: ImageCache
+  /// Images decoded and fitted for one job, kept for the next (the renderer's).
+  public var imageCache: ImageCache { renderer.caches.images }
   private let stopLock = NSLock()
   private var stopped = false
 
-  /// Starts the renderer for `options.backend`; throws when `.gpu` cannot start.
+  /// Starts the renderer for `options.backend`, with caches of
+  /// `options.cacheBudgets`; throws when `.gpu` cannot start.
   public convenience init(options: BatchOptions) throws {
-    try self.init(renderer: Renderer(backend: options.backend, cpuThreads: options.cpuThreads), options: options)
+    try self.init(
+      renderer: Renderer(
+        backend: options.backend, cpuThreads: options.cpuThreads,
+        caches: RenderCaches(budgets: options.cacheBudgets)),
+      options: options)
   }
 
-  /// A batch on a renderer made already.
+  /// A batch on a renderer made already, with the renderer's caches (the budgets
+  /// it was made with, not `options.cacheBudgets`).
   public init(renderer: Renderer, options: BatchOptions) {
     self.renderer = renderer
     self.options = options
-    imageCache = ImageCache(capacityBytes: options.imageCacheBytes)
   }
 
   /// Stops taking jobs: the jobs taken already finish, `run` returns.
@@ -205,7 +218,9 @@ public final class BatchRenderer: @unchecked Sendable {
     let start = Date()
     return withoutActuallyEscaping(onResult) { onResult in
       let state = RunState(onResult: onResult)
-      runStages(entries, state)
+      // Inline scenes are read on this thread: their text is measured with the
+      // renderer's fonts.
+      renderer.caches.use { runStages(entries, state) }
       // The stages' threads may outlive `group.wait()` by a moment, holding `state`.
       state.forgetOnResult()
       var summary = state.summary
@@ -214,6 +229,7 @@ public final class BatchRenderer: @unchecked Sendable {
       summary.stoppedBySignal = PNGCodec.OutputFile.stopSignal
       summary.cacheHits = imageCache.hits
       summary.cacheMisses = imageCache.misses
+      summary.caches = renderer.caches.stats
       return summary
     }
   }
@@ -260,7 +276,7 @@ public final class BatchRenderer: @unchecked Sendable {
     for index in 0..<workers {
       spawn("glass-gpu prepare \(index)", group) { [self] in
         while let taken = toPrepare.pop() {
-          switch prepare(taken) {
+          switch renderer.caches.use({ prepare(taken) }) {
           case .ready(let prepared): toRender.push(prepared)
           case .failed(let result): state.deliver(result)
           }
@@ -430,10 +446,8 @@ public final class BatchRenderer: @unchecked Sendable {
       do {
         try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: options.maxPixels, what: "the canvas")
         images = try file.loadImages(maxPixels: options.maxPixels, cache: imageCache)
-        prepared = try renderer.withCPUThreads {
-          try Renderer.prepare(
-            file.scene, images: images, depth: job.depth ?? options.depth, maxPixels: options.maxPixels)
-        }
+        prepared = try renderer.prepare(
+          file.scene, images: images, depth: job.depth ?? options.depth, maxPixels: options.maxPixels)
       } catch let error as GlassError {
         throw file.locate(error)
       }

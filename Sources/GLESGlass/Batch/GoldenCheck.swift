@@ -118,7 +118,10 @@ public final class GoldenCheck: @unchecked Sendable {
   /// A check with a renderer of its own (`options.batch.backend`).
   public convenience init(options: GoldenCheckOptions) throws {
     try self.init(
-      renderer: Renderer(backend: options.batch.backend, cpuThreads: options.batch.cpuThreads), options: options)
+      renderer: Renderer(
+        backend: options.batch.backend, cpuThreads: options.batch.cpuThreads,
+        caches: RenderCaches(budgets: options.batch.cacheBudgets)),
+      options: options)
   }
 
   /// A check on a renderer made already.

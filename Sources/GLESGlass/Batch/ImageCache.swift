@@ -1,8 +1,9 @@
 import Foundation
 
 /// Decoded images, and copies of them fitted to frames, shared by the scenes of a
-/// batch so that an image many jobs show is decoded and fitted once. Bounded in
-/// bytes: the least recently used entries go first. A file is known by its path,
+/// batch so that an image many jobs show is decoded and fitted once: an
+/// `LRUCache` of `RenderCaches`, bounded in bytes, the least recently used
+/// entries going first. A file is known by its path,
 /// size and modification time, so a file changed during a batch is read again.
 public final class ImageCache: @unchecked Sendable {
   /// A file as it was when read.
@@ -41,30 +42,29 @@ public final class ImageCache: @unchecked Sendable {
   private struct Entry {
     var image: RGBAImage
     var isOpaque: Bool
-    var bytes: Int
-    var used: UInt64
   }
 
   /// The most bytes of pixels held.
   public let capacityBytes: Int
-  private var entries: [Key: Entry] = [:]
-  private var clock: UInt64 = 0
-  private let lock = NSLock()
+  private let entries: LRUCache<Key, Entry>
 
   /// Bytes held now.
-  public private(set) var bytes = 0
+  public var bytes: Int { entries.bytes }
   /// Lookups that found an entry.
-  public private(set) var hits = 0
+  public var hits: Int { entries.stats.hits }
   /// Lookups that did not.
-  public private(set) var misses = 0
+  public var misses: Int { entries.stats.misses }
+  /// What it holds and has done.
+  public var stats: CacheStats { entries.stats }
 
-  /// A cache of at most `capacityBytes` of pixels.
+  /// A cache of at most `capacityBytes` of pixels, the least recently used going first.
   public init(capacityBytes: Int) {
     self.capacityBytes = max(0, capacityBytes)
+    entries = LRUCache("images", budgetBytes: self.capacityBytes)
   }
 
   func decoded(_ file: FileKey) -> RGBAImage? {
-    lookup(.decoded(file))?.image
+    entries.value(forKey: .decoded(file))?.image
   }
 
   func storeDecoded(_ image: RGBAImage, for file: FileKey) {
@@ -72,7 +72,7 @@ public final class ImageCache: @unchecked Sendable {
   }
 
   func fitted(_ file: FileKey, _ fit: SceneImages.FitKey) -> SceneImages.Fitted? {
-    lookup(.fitted(file, frame: fit.frame, mode: fit.mode, window: fit.window)).map {
+    entries.value(forKey: .fitted(file, frame: fit.frame, mode: fit.mode, window: fit.window)).map {
       SceneImages.Fitted(image: $0.image, isOpaque: $0.isOpaque)
     }
   }
@@ -83,32 +83,8 @@ public final class ImageCache: @unchecked Sendable {
       isOpaque: fitted.isOpaque)
   }
 
-  private func lookup(_ key: Key) -> Entry? {
-    lock.withLock {
-      guard var entry = entries[key] else {
-        misses += 1
-        return nil
-      }
-      hits += 1
-      clock += 1
-      entry.used = clock
-      entries[key] = entry
-      return entry
-    }
-  }
-
   private func store(_ key: Key, image: RGBAImage, isOpaque: Bool) {
     let size = image.size.pixelCount * 4 * image.depth.rawValue / 8
-    guard size <= capacityBytes else { return }
-    lock.withLock {
-      if let old = entries[key] { bytes -= old.bytes }
-      while bytes + size > capacityBytes, let oldest = entries.min(by: { $0.value.used < $1.value.used }) {
-        bytes -= oldest.value.bytes
-        entries[oldest.key] = nil
-      }
-      clock += 1
-      entries[key] = Entry(image: image, isOpaque: isOpaque, bytes: size, used: clock)
-      bytes += size
-    }
+    entries.insert(Entry(image: image, isOpaque: isOpaque), forKey: key, bytes: size)
   }
 }

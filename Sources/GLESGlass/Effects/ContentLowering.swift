@@ -8,7 +8,7 @@ import Foundation
 /// the same on both backends: at 15 points of the content's box (5 across, 3
 /// down) the background, then every layer under the content's layer (shapes and
 /// images by their pixels, an image's extension by the image mirrored at its
-/// edge, materials and tinted glass by their tint and its strength; clear glass is looked through), then the layer's own glass tint,
+/// edge by the extension's mirror rule, materials and tinted glass by their tint and its strength; clear glass is looked through), then the layer's own glass tint,
 /// material tint or shape fill, composited in linear light over white. Over
 /// `threshold` (0.179, where black and white text have the same WCAG contrast)
 /// the content is `dark`, under it `light`.
@@ -100,22 +100,22 @@ extension SceneLowering {
         ?? .color(
           ContentStyle.automatic(
             overLuminance: try backdropLuminance(under: layerIndex, in: box, ground: ground)))
-      let key = TextMaskCache.Key(
+      let key = TextMaskKey(
         text: text, box: box, scale: scale, alignment: alignedByText ? text.alignment : nil,
         directory: images.directory, luminance: fill.linearLuminance)
-      let drawn: (rect: PixelRect, mask: RGBAImage)?
-      if let cached = TextMaskCache.shared.get(key) {
-        drawn = cached
-      } else {
+      let keyBytes = text.string.utf8.count + images.directory.utf8.count
+      let drawn = try caches.textMasks.value(
+        forKey: key, bytes: { ($0.map { $0.rect.pixelCount * 4 } ?? 0) + keyBytes }
+      ) {
         let layout: ContentLayout
         do {
           // A thousandth of a point of slack: a frame fitted to the text, less its
           // padding, must not wrap it through rounding.
-          layout = try ContentLayout(text, maxWidth: box.width + 0.001, directory: images.directory)
+          layout = try ContentLayout(text, maxWidth: box.width + 0.001, directory: images.directory, caches: caches)
         } catch let error as GlassError {
           throw error.located(GlassError.Location(jsonPath: at))
         }
-        drawn = layout.mask(in: box, scale: scale, alignment: key.alignment).map { rect, coverage in
+        return layout.mask(in: box, scale: scale, alignment: key.alignment, caches: caches).map { rect, coverage in
           let corrected = TextRaster.corrected(coverage, luminance: key.luminance)
           return (
             rect,
@@ -124,7 +124,6 @@ extension SceneLowering {
             }
           )
         }
-        TextMaskCache.shared.put(key, drawn)
       }
       guard let (rect, mask) = drawn else { return }
       let visible = rect.intersection(canvasRect)
@@ -192,12 +191,18 @@ extension SceneLowering {
             var coverage = clip.coverage(p.x, p.y)
             if let e = l.backgroundExtension {
               // In the extension's insets: the image mirrored at its edge (unblurred).
-              let insets = extensionEffect(e).parameters
+              let effect = extensionEffect(e)
+              let insets = effect.parameters
               if x >= -insets.leadingPixels && x < frame.width + insets.trailingPixels && y >= -insets.topPixels
                 && y < frame.height + insets.bottomPixels && !(x >= 0 && y >= 0 && x < frame.width && y < frame.height)
               {
-                x = x < 0 ? -x - 1 : x >= frame.width ? 2 * frame.width - x - 1 : x
-                y = y < 0 ? -y - 1 : y >= frame.height ? 2 * frame.height - y - 1 : y
+                // The extension's own mapping, which repeats the mirrored image
+                // where an inset is wider than it.
+                let mirror = MirrorCanvas(
+                  canvasSize: effect.canvasSize(for: frame.size),
+                  imageOrigin: PixelPoint(x: insets.leadingPixels, y: insets.topPixels), imageSize: frame.size)
+                x = mirror.imageColumn(x + insets.leadingPixels)
+                y = mirror.imageRow(y + insets.topPixels)
                 coverage = 1
               }
             }
@@ -247,42 +252,18 @@ extension SceneLowering {
   }
 }
 
-/// Text masks as the renders made them (coverage corrected for the paint,
-/// white with the coverage as alpha), by everything that decides them: a scene
-/// rendered again, a batch of similar scenes or the frames of an animation lay
-/// out and rasterise each text once. Within a budget; past it the cache starts
-/// again.
-final class TextMaskCache: @unchecked Sendable {
-  static let shared = TextMaskCache()
+/// A text mask as a render made it (coverage corrected for the paint, white with
+/// the coverage as alpha) and where it lies on the canvas; nil when nothing is drawn.
+typealias TextMask = (rect: PixelRect, mask: RGBAImage)
 
-  struct Key: Hashable {
-    var text: TextContent
-    var box: PointRect
-    var scale: Double
-    var alignment: TextAlignment?
-    var directory: String
-    var luminance: Double
-  }
-
-  private let lock = NSLock()
-  private var masks: [Key: (rect: PixelRect, mask: RGBAImage)?] = [:]
-  private var bytes = 0
-  /// The most bytes of masks kept.
-  let capacityBytes = 128 << 20
-
-  func get(_ key: Key) -> (rect: PixelRect, mask: RGBAImage)?? {
-    lock.withLock { masks[key] }
-  }
-
-  func put(_ key: Key, _ value: (rect: PixelRect, mask: RGBAImage)?) {
-    let size = value.map { $0.rect.pixelCount * 4 } ?? 0
-    guard size <= capacityBytes / 4 else { return }
-    lock.withLock {
-      if bytes + size > capacityBytes {
-        masks.removeAll()
-        bytes = 0
-      }
-      if masks.updateValue(value, forKey: key) == nil { bytes += size }
-    }
-  }
+/// Everything that decides a text mask, its key in `RenderCaches.textMasks`: a
+/// scene rendered again, a batch of similar scenes or the frames of an animation
+/// lay out and rasterise each text once while the cache keeps it.
+struct TextMaskKey: Hashable {
+  var text: TextContent
+  var box: PointRect
+  var scale: Double
+  var alignment: TextAlignment?
+  var directory: String
+  var luminance: Double
 }

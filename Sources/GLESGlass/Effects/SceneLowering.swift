@@ -16,6 +16,8 @@ struct SceneLowering {
   /// The scene's images, and the copies fitted to their frames (made once each).
   let images: SceneImages
   let depth: RGBAImage.Depth
+  /// Fonts, glyphs, text masks and icons, kept for later renders.
+  let caches: RenderCaches
 
   var scale: Double { Double(scene.scale) }
   var canvasRect: PixelRect { PixelRect(size: scene.pixelSize) }

@@ -25,10 +25,11 @@ struct ContentLayout {
   /// The block's size, in points.
   let size: PointSize
 
-  /// Lays out `content` within `maxWidth` points (nil: no wrapping). Errors carry
+  /// Lays out `content` within `maxWidth` points (nil: no wrapping), its fonts from
+  /// `caches` (nil: those bound by `RenderCaches.use`, else new ones). Errors carry
   /// the JSON path of the field at fault relative to the content (`font`,
   /// `systemImage`, `text`).
-  init(_ content: TextContent, maxWidth: Double?, directory: String) throws {
+  init(_ content: TextContent, maxWidth: Double?, directory: String, caches: RenderCaches? = nil) throws {
     let count = content.string.unicodeScalars.count
     guard count <= TextLayout.maximumLength else {
       throw GlassError(
@@ -58,7 +59,7 @@ struct ContentLayout {
     }
     let face: FontFace
     do {
-      face = try font.face(directory: directory)
+      face = try font.face(directory: directory, fonts: (caches ?? RenderCaches.scoped).fonts)
     } catch let error as GlassError {
       throw error.located(GlassError.Location(jsonPath: "font"))
     }
@@ -91,10 +92,10 @@ struct ContentLayout {
   /// The block's coverage in `box` (points) at `scale` pixels a point, centred
   /// vertically and placed across by `alignment` (nil: centred): the text's glyphs
   /// (`TextRaster.mask`, baselines on whole pixels) and the icon (on whole
-  /// pixels), composited "over". `rect` is where the mask lies on the canvas; nil
-  /// when nothing is drawn.
+  /// pixels), composited "over", the glyphs and icons from `caches`. `rect` is
+  /// where the mask lies on the canvas; nil when nothing is drawn.
   func mask(
-    in box: PointRect, scale: Double, alignment: TextAlignment? = nil
+    in box: PointRect, scale: Double, alignment: TextAlignment? = nil, caches: RenderCaches
   ) -> (
     rect: PixelRect, coverage: [UInt8]
   )? {
@@ -110,7 +111,8 @@ struct ContentLayout {
     var parts: [(rect: PixelRect, coverage: [UInt8])] = []
     if let text,
       let drawn = TextRaster.mask(
-        text.scaled(by: scale), origin: SIMD2((left + textOrigin.x) * scale, (top + textOrigin.y) * scale))
+        text.scaled(by: scale), origin: SIMD2((left + textOrigin.x) * scale, (top + textOrigin.y) * scale),
+        caches: caches)
     {
       parts.append(drawn)
     }
@@ -119,7 +121,7 @@ struct ContentLayout {
       if n > 0 {
         let x = Int(((left + iconFrame.x) * scale).rounded())
         let y = Int(((top + iconFrame.y) * scale).rounded())
-        parts.append((PixelRect(x: x, y: y, width: n, height: n), IconCache.shared.coverage(icon.name, icon.draw, n)))
+        parts.append((PixelRect(x: x, y: y, width: n, height: n), Self.icon(icon.name, icon.draw, n, caches.icons)))
       }
     }
     guard let first = parts.first else { return nil }
@@ -140,28 +142,24 @@ struct ContentLayout {
   }
 }
 
-/// Icons' coverage by name and size in pixels, drawn once each.
-final class IconCache: @unchecked Sendable {
-  static let shared = IconCache()
-  private struct Key: Hashable {
-    var name: String
-    var size: Int
-  }
-  private let lock = NSLock()
-  private var icons: [Key: [UInt8]] = [:]
+/// An icon in `RenderCaches.icons`: its name and size in pixels.
+struct IconKey: Hashable {
+  var name: String
+  var size: Int
+}
 
-  func coverage(_ name: String, _ draw: @Sendable (Int) -> RGBAImage, _ size: Int) -> [UInt8] {
-    let key = Key(name: name, size: size)
-    if let found = lock.withLock({ icons[key] }) { return found }
-    let image = draw(size)
-    var coverage = [UInt8](repeating: 0, count: size * size)
-    for y in 0..<size {
-      for x in 0..<size { coverage[y * size + x] = UInt8(image.pixel16(x: x, y: y).w / 257) }
+extension ContentLayout {
+  /// An icon's coverage at `size` pixels, drawn once while `cache` keeps it.
+  static func icon(
+    _ name: String, _ draw: @Sendable (Int) -> RGBAImage, _ size: Int, _ cache: LRUCache<IconKey, [UInt8]>
+  ) -> [UInt8] {
+    cache.value(forKey: IconKey(name: name, size: size), bytes: { $0.count + name.utf8.count }) {
+      let image = draw(size)
+      var coverage = [UInt8](repeating: 0, count: size * size)
+      for y in 0..<size {
+        for x in 0..<size { coverage[y * size + x] = UInt8(image.pixel16(x: x, y: y).w / 257) }
+      }
+      return coverage
     }
-    lock.withLock {
-      if icons.count > 512 { icons.removeAll() }
-      icons[key] = coverage
-    }
-    return coverage
   }
 }

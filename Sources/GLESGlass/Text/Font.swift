@@ -27,6 +27,12 @@ public final class FontFace: @unchecked Sendable {
   let hbFont: OpaquePointer
   let ftFace: FT_Face
   let lock = NSLock()
+  /// Unique in the process: glyphs are cached by it (an address could be reused
+  /// by a face opened after this one is freed).
+  let serial = FontFace.nextSerial()
+  /// The cache that opened it, where shaping finds fallback faces; nil for a face
+  /// opened on its own.
+  weak var fonts: FontCache?
 
   /// Opens `path`: a missing or unreadable file, or one that is not a font, throws.
   init(path: String, index: Int = 0) throws {
@@ -80,6 +86,16 @@ public final class FontFace: @unchecked Sendable {
     FontLibrary.shared.withLibrary { _ in _ = FT_Done_Face(face) }
   }
 
+  private static let serialLock = NSLock()
+  nonisolated(unsafe) private static var lastSerial: UInt64 = 0
+
+  private static func nextSerial() -> UInt64 {
+    serialLock.withLock {
+      lastSerial += 1
+      return lastSerial
+    }
+  }
+
   /// Whether the font has a glyph for `scalar`.
   public func hasGlyph(for scalar: Unicode.Scalar) -> Bool {
     var glyph: hb_codepoint_t = 0
@@ -92,15 +108,14 @@ public final class FontFace: @unchecked Sendable {
   }
 }
 
-/// The process's FreeType library and its open faces, by file and index.
+/// The process's FreeType library, and fontconfig's answers, uncached: the
+/// faces and matches a renderer keeps are in its `FontCache`. The FreeType
+/// library is a process resource that does not grow with the work.
 final class FontLibrary: @unchecked Sendable {
   static let shared = FontLibrary()
 
   private let lock = NSLock()
   private var library: FT_Library?
-  private var faces: [String: FontFace] = [:]
-  private var matches: [String: (path: String, index: Int)?] = [:]
-  private var fallbacks: [String: (path: String, index: Int)?] = [:]
 
   private init() {
     var library: FT_Library?
@@ -115,47 +130,22 @@ final class FontLibrary: @unchecked Sendable {
     return body(library)
   }
 
-  /// The value cached under `key` in `table`, else `make()`'s, stored (made
-  /// outside the lock: opening a font or asking fontconfig takes a while).
-  private func cached<Value>(
-    _ table: ReferenceWritableKeyPath<FontLibrary, [String: Value]>, _ key: String, _ make: () throws -> Value
-  ) rethrows -> Value {
-    lock.lock()
-    if let hit = self[keyPath: table][key] {
-      lock.unlock()
-      return hit
-    }
-    lock.unlock()
-    let value = try make()
-    lock.lock()
-    defer { lock.unlock() }
-    if let existing = self[keyPath: table][key] { return existing }
-    self[keyPath: table][key] = value
-    return value
-  }
-
-  /// The face of `path`, opened once.
+  /// The face of `path`, opened now (a `FontCache` keeps the faces it opens).
   func face(path: String, index: Int = 0) throws -> FontFace {
-    try cached(\.faces, "\(index):\(path)") { try FontFace(path: path, index: index) }
+    try FontFace(path: path, index: index)
   }
 
   /// The file fontconfig matches to a family and weight, if it has that family
   /// (fontconfig always answers with some font; a match whose family differs is
   /// no match).
   func match(family: String, weight: FontWeight, italic: Bool = false) -> (path: String, index: Int)? {
-    cached(\.matches, "\(family)|\(weight.rawValue)|\(italic)") {
-      Self.fontconfig(family: family, weight: weight, italic: italic)
-    }
+    Self.fontconfig(family: family, weight: weight, italic: italic)
   }
 
   /// A font that has every character of `scalars`, from fontconfig's fallback
-  /// order for sans-serif text (nil when none has them all), asked once per set
-  /// of characters and weight: layout shapes the same text many times.
+  /// order for sans-serif text (nil when none has them all).
   func fallback(for scalars: [Unicode.Scalar], weight: FontWeight) -> (path: String, index: Int)? {
-    let distinct = Set(scalars).map(\.value).sorted()
-    return cached(\.fallbacks, "\(weight.rawValue)|" + distinct.map(String.init).joined(separator: ",")) {
-      Self.fontconfig(fallbackFor: scalars, weight: weight)
-    }
+    Self.fontconfig(fallbackFor: scalars, weight: weight)
   }
 
   private static func fontconfig(

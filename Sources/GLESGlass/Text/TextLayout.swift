@@ -80,27 +80,29 @@ public struct Font: Hashable, Sendable {
   public static let maximumSize = 1000.0
 
   /// The face: Inter's file for the weight, the family's, or the file (relative
-  /// paths against `directory`). Throws, naming the fix, when there is none.
-  public func face(directory: String = ".") throws -> FontFace {
+  /// paths against `directory`), from `fonts` (nil: the fonts of the caches bound
+  /// by `RenderCaches.use`, else new ones). Throws, naming the fix, when there is none.
+  public func face(directory: String = ".", fonts: FontCache? = nil) throws -> FontFace {
+    let fonts = fonts ?? RenderCaches.scoped.fonts
     switch source {
     case .system:
       let family = size >= 20 ? "Inter Display" : "Inter"
-      guard let found = FontLibrary.shared.match(family: family, weight: weight) else {
+      guard let found = fonts.match(family: family, weight: weight) else {
         throw GlassError(
           .fileUnreadable,
           "the system font, \(family), is not installed; install Debian's fonts-inter (scripts/ensure-deps.sh)")
       }
-      return try FontLibrary.shared.face(path: found.path, index: found.index)
+      return try fonts.face(path: found.path, index: found.index)
     case .family(let family):
-      guard let found = FontLibrary.shared.match(family: family, weight: weight) else {
+      guard let found = fonts.match(family: family, weight: weight) else {
         throw GlassError(
           .invalidParameter,
           "no font family \"\(family)\" is installed; `fc-list : family` lists those that are, or give a font file")
       }
-      return try FontLibrary.shared.face(path: found.path, index: found.index)
+      return try fonts.face(path: found.path, index: found.index)
     case .file(let path):
       let full = path.hasPrefix("/") ? path : (directory as NSString).appendingPathComponent(path)
-      return try FontLibrary.shared.face(path: full)
+      return try fonts.face(path: full)
     }
   }
 }

@@ -16,8 +16,10 @@ public enum TextRaster {
     var coverage: [UInt8]
   }
 
+  /// A glyph image in `RenderCaches.glyphs`: the face (by its serial), the size,
+  /// the glyph and the quarter-pixel offset.
   struct Key: Hashable {
-    var face: ObjectIdentifier
+    var face: UInt64
     var sizeBits: UInt64
     var glyph: UInt32
     var quarter: Int
@@ -26,24 +28,15 @@ public enum TextRaster {
   /// Horizontal positions are rounded to quarter pixels; baselines to whole pixels.
   static let subpixelSteps = 4
 
-  private static let cache = GlyphCache()
-
-  /// How many glyph images FreeType has rasterised in this process: each face,
-  /// size, glyph and quarter-pixel offset once (while the cache holds them), not
-  /// once a render. For benchmarks and tests.
-  public static var rasterizedGlyphCount: Int { cache.rasterized }
-
-  /// How many glyph images of `pixelSize` FreeType has rasterised (for tests that
-  /// run beside others).
-  static func rasterizedGlyphCount(pixelSize: Double) -> Int { cache.rasterized(pixelSize: pixelSize) }
-
-  /// The glyph `id` of `face` at `pixelSize`, shifted right by `quarter` / 4 pixel.
-  static func glyph(_ face: FontFace, _ id: UInt32, pixelSize: Double, quarter: Int) -> Glyph {
-    let key = Key(face: ObjectIdentifier(face), sizeBits: pixelSize.bitPattern, glyph: id, quarter: quarter)
-    if let hit = cache.get(key) { return hit }
-    let glyph = render(face, id, pixelSize: pixelSize, quarter: quarter)
-    cache.put(key, glyph)
-    return glyph
+  /// The glyph `id` of `face` at `pixelSize`, shifted right by `quarter` / 4 pixel,
+  /// from `cache` or rasterised into it.
+  static func glyph(
+    _ face: FontFace, _ id: UInt32, pixelSize: Double, quarter: Int, cache: LRUCache<Key, Glyph>
+  ) -> Glyph {
+    let key = Key(face: face.serial, sizeBits: pixelSize.bitPattern, glyph: id, quarter: quarter)
+    return cache.value(forKey: key, bytes: { $0.coverage.count }) {
+      render(face, id, pixelSize: pixelSize, quarter: quarter)
+    }
   }
 
   private static func render(_ face: FontFace, _ id: UInt32, pixelSize: Double, quarter: Int) -> Glyph {
@@ -77,8 +70,12 @@ public enum TextRaster {
 
   /// A text's coverage: the layout's glyphs placed with the layout's top-left at
   /// `origin` (canvas pixels, any fraction), composited "over" where they overlap.
-  /// `rect` is where the mask lies on the canvas; nil when nothing is drawn.
-  public static func mask(_ layout: TextLayout, origin: SIMD2<Double>) -> (rect: PixelRect, coverage: [UInt8])? {
+  /// `rect` is where the mask lies on the canvas; nil when nothing is drawn. The
+  /// glyphs come from `caches` (nil: those bound by `RenderCaches.use`, else new ones).
+  public static func mask(
+    _ layout: TextLayout, origin: SIMD2<Double>, caches: RenderCaches? = nil
+  ) -> (rect: PixelRect, coverage: [UInt8])? {
+    let cache = (caches ?? RenderCaches.scoped).glyphs
     struct Placed {
       var glyph: Glyph
       var x: Int
@@ -97,7 +94,7 @@ public enum TextRaster {
           let steps = (x * Double(subpixelSteps)).rounded()
           let whole = Int((steps / Double(subpixelSteps)).rounded(.down))
           let quarter = Int(steps) - whole * subpixelSteps
-          let glyph = Self.glyph(run.face, g.id, pixelSize: layout.pixelSize, quarter: quarter)
+          let glyph = Self.glyph(run.face, g.id, pixelSize: layout.pixelSize, quarter: quarter, cache: cache)
           if glyph.width > 0 {
             placed.append(Placed(glyph: glyph, x: whole + glyph.left, y: Int(y.rounded()) - glyph.top))
           }
@@ -154,48 +151,5 @@ public enum TextRaster {
       return UInt8((min(max(v, 0), 1) * 255).rounded())
     }
     return coverage.map { table[Int($0)] }
-  }
-}
-
-/// Rasterised glyphs, shared by every render in the process, within a budget.
-final class GlyphCache: @unchecked Sendable {
-  private let lock = NSLock()
-  private var glyphs: [TextRaster.Key: TextRaster.Glyph] = [:]
-  private var bytes = 0
-  private var count = 0
-  private var countBySize: [UInt64: Int] = [:]
-  /// The most bytes of coverage kept; past it the cache starts again.
-  let capacityBytes = 64 << 20
-
-  func get(_ key: TextRaster.Key) -> TextRaster.Glyph? {
-    lock.lock()
-    defer { lock.unlock() }
-    return glyphs[key]
-  }
-
-  func put(_ key: TextRaster.Key, _ glyph: TextRaster.Glyph) {
-    lock.lock()
-    defer { lock.unlock() }
-    if bytes + glyph.coverage.count > capacityBytes {
-      glyphs.removeAll()
-      bytes = 0
-    }
-    if glyphs.updateValue(glyph, forKey: key) == nil { bytes += glyph.coverage.count }
-    count += 1
-    countBySize[key.sizeBits, default: 0] += 1
-  }
-
-  /// Glyphs of one size rasterised and stored so far.
-  func rasterized(pixelSize: Double) -> Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return countBySize[pixelSize.bitPattern] ?? 0
-  }
-
-  /// Glyphs rasterised and stored so far.
-  var rasterized: Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return count
   }
 }

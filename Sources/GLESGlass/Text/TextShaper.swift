@@ -109,6 +109,9 @@ public enum TextShaper {
     }
     // Faces: the font asked for where it has the character; else a fallback that
     // has the whole stretch of characters it lacks.
+    // Fallbacks come through the cache that opened the face (a face opened on its
+    // own asks fontconfig through a cache of this call's).
+    let fonts = face.fonts ?? FontCache(faceBytes: CacheBudgets().fontBytes, matchBytes: CacheBudgets().fontMatchBytes)
     var faces: [FontFace] = Array(repeating: face, count: scalars.count)
     var i = 0
     while i < scalars.count {
@@ -119,8 +122,8 @@ public enum TextShaper {
       var j = i
       while j < scalars.count && scripts[j] == scripts[i] && !face.hasGlyph(for: scalars[j]) { j += 1 }
       let missing = Array(scalars[i..<j]).filter { !$0.properties.isWhitespace }
-      if let found = FontLibrary.shared.fallback(for: missing, weight: weight),
-        let fallback = try? FontLibrary.shared.face(path: found.path, index: found.index)
+      if let found = fonts.fallback(for: missing, weight: weight),
+        let fallback = try? fonts.face(path: found.path, index: found.index)
       {
         for k in i..<j { faces[k] = fallback }
         // Spaces and marks between its characters stay in the fallback's run.

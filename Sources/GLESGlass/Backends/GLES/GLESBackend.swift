@@ -58,13 +58,25 @@ public final class GLESBackend: @unchecked Sendable {
   private let state: GLESState
   private let closeLock = NSLock()
   private var closed = false
+  /// The kept source textures (only the GL thread adds or drops them; their
+  /// stats can be read from any thread).
+  private let keptSources: LRUCache<GLESState.SourceIdentity, GLESState.KeptSource>
 
-  /// Opens the shared EGL display and makes a context on a new GL thread.
-  public init() throws {
+  /// A reader of the kept source textures' stats (`RenderCaches.stats`).
+  var keptTextureStats: @Sendable () -> CacheStats {
+    let kept = keptSources
+    return { kept.stats }
+  }
+
+  /// Opens the shared EGL display and makes a context on a new GL thread, which
+  /// keeps at most `keptTextureBytes` of source textures for later renders.
+  public init(keptTextureBytes: Int = CacheBudgets().textureBytes) throws {
     let connection = try EGLDisplayConnection.acquire()
     let worker = GLWorker(name: "glass-gpu GL")
+    let kept = LRUCache<GLESState.SourceIdentity, GLESState.KeptSource>("textures", budgetBytes: keptTextureBytes)
+    keptSources = kept
     do {
-      let state = try worker.sync { try GLESState(connection: connection) }
+      let state = try worker.sync { try GLESState(connection: connection, kept: kept) }
       self.state = state
       self.info = try worker.sync { state.info() }
       self.worker = worker
@@ -198,7 +210,7 @@ final class GLESState {
   /// imports again (the same pixel storage, as a batch's image cache hands out) is
   /// not converted and uploaded again. An entry holds its image, so the storage
   /// it is known by cannot be freed and reused by another image while it is kept.
-  private struct KeptSource {
+  struct KeptSource {
     var image: RGBAImage
     var texture: GLTexture
     var rects: [PixelRect]
@@ -207,21 +219,21 @@ final class GLESState {
   }
 
   /// An image's pixel storage and the texture format it is uploaded as.
-  private struct SourceIdentity: Hashable {
+  struct SourceIdentity: Hashable {
     var storage: UInt
     var descriptor: ImageDescriptor
   }
 
-  /// The most bytes of kept source textures.
-  static let maxKeptSourceBytes = 96 << 20
-  private var kept: [SourceIdentity: KeptSource] = [:]
+  /// The kept source textures, within their budget, the least recently used
+  /// going first (`RenderCaches`' textures).
+  private let kept: LRUCache<SourceIdentity, KeptSource>
   private var keptNames: Set<GLuint> = []
-  private var keptBytes = 0
   /// Renders begun, so that a source the current render uses is never evicted.
   var renderCount = 0
 
-  init(connection: EGLDisplayConnection) throws {
+  init(connection: EGLDisplayConnection, kept: LRUCache<SourceIdentity, KeptSource>) throws {
     self.connection = connection
+    self.kept = kept
     guard let config = EGLDisplayConnection.chooseConfig(connection.display) else {
       throw GlassError(.gpuUnavailable, "no EGL config renders OpenGL ES 3; use --backend cpu", cause: eglErrorName())
     }
@@ -370,44 +382,33 @@ final class GLESState {
 
   /// Deletes every kept source texture.
   func forgetKeptSources() {
-    for entry in kept.values { delete(entry.texture) }
-    kept.removeAll()
+    for entry in kept.removeAll() { delete(entry.texture) }
     keptNames.removeAll()
-    keptBytes = 0
   }
 
   func isKept(_ texture: GLTexture) -> Bool { keptNames.contains(texture.name) }
 
   /// A source's texture: the kept one when this image was uploaded before (its
-  /// rects not uploaded yet are added), else a new upload, kept when it fits.
+  /// rects not uploaded yet are added), else a new upload, kept when it fits: room
+  /// is made from the least recently used sources of earlier renders (never one
+  /// this render uses: those are the most recently used).
   func uploadKept(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> GLTexture {
     let identity = SourceIdentity(storage: source.image.storageAddress, descriptor: descriptor)
-    if var entry = kept[identity] {
+    if var entry = kept.value(forKey: identity) {
       let missing = source.rects.filter { rect in !entry.rects.contains { $0.contains(rect) } }
       if !missing.isEmpty {
         try upload(RenderGraph.SourceImport(image: source.image, rects: missing), into: entry.texture)
         entry.rects += missing
       }
       entry.lastRender = renderCount
-      kept[identity] = entry
+      kept.insert(entry, forKey: identity, bytes: entry.bytes)
       return entry.texture
     }
     let bytes = descriptor.byteCount
-    guard bytes <= Self.maxKeptSourceBytes / 4 else {
+    guard bytes <= kept.budgetBytes / 4 else {
       let texture = try acquire(descriptor)
       try upload(source, into: texture)
       return texture
-    }
-    // Room first, from the least recently used sources of earlier renders.
-    while keptBytes + bytes > Self.maxKeptSourceBytes,
-      let (oldest, entry) = kept.filter({ $0.value.lastRender != renderCount }).min(by: {
-        $0.value.lastRender < $1.value.lastRender
-      })
-    {
-      delete(entry.texture)
-      keptNames.remove(entry.texture.name)
-      keptBytes -= entry.bytes
-      kept[oldest] = nil
     }
     let texture = try makeTexture(descriptor)
     do {
@@ -416,15 +417,20 @@ final class GLESState {
       delete(texture)
       throw error
     }
-    guard keptBytes + bytes <= Self.maxKeptSourceBytes else {
+    let current = renderCount
+    let (stored, evicted) = kept.insert(
+      KeptSource(image: source.image, texture: texture, rects: source.rects, bytes: bytes, lastRender: current),
+      forKey: identity, bytes: bytes, canEvict: { $0.lastRender != current })
+    for entry in evicted {
+      delete(entry.texture)
+      keptNames.remove(entry.texture.name)
+    }
+    guard stored else {
       // Every kept source is in use by this render: this one goes back to the pool.
       pool.adopt(texture, descriptor)
       return texture
     }
-    kept[identity] = KeptSource(
-      image: source.image, texture: texture, rects: source.rects, bytes: bytes, lastRender: renderCount)
     keptNames.insert(texture.name)
-    keptBytes += bytes
     return texture
   }
 

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The byte budgets of a renderer's caches (`RenderCaches`).
+public struct CacheBudgets: Sendable, Hashable {
+  /// Open font faces, each charged its file's size and 64 KiB.
+  public var fontBytes = 64 << 20
+  /// fontconfig's answers (a family's file, a fallback for some characters).
+  public var fontMatchBytes = 1 << 20
+  /// Glyph coverage, per face, size, glyph and quarter-pixel offset.
+  public var glyphBytes = 8 << 20
+  /// Text masks, as the renders drew them (4 bytes a pixel).
+  public var textMaskBytes = 24 << 20
+  /// Icons' coverage, per name and size.
+  public var iconBytes = 4 << 20
+  /// Decoded images and copies fitted to frames (`ImageCache`).
+  public var imageBytes = 256 << 20
+  /// Source textures the GPU backend keeps for later renders of the same images.
+  public var textureBytes = 96 << 20
+
+  /// The defaults: 64 MiB of fonts, 1 MiB of matches, 8 MiB of glyphs, 24 MiB of
+  /// text masks, 4 MiB of icons, 256 MiB of images, 96 MiB of textures.
+  public init() {}
+
+  /// Glyphs and text masks together (`glass-gpu batch --text-cache`): setting it
+  /// gives a quarter to glyphs, the rest to masks.
+  public var textBytes: Int {
+    get { glyphBytes + textMaskBytes }
+    set {
+      glyphBytes = max(0, newValue) / 4
+      textMaskBytes = max(0, newValue) - glyphBytes
+    }
+  }
+}
+
+/// A renderer's caches: font faces and fontconfig's answers, glyphs, text masks,
+/// icons, decoded and fitted images, and (attached by a GPU renderer) the source
+/// textures it keeps. Each is an `LRUCache` with a byte budget that drops the
+/// least recently used entry first, so memory stays within the budgets however
+/// many distinct texts, positions and images a batch renders. A `Renderer` or a
+/// `BatchRenderer` makes one and passes it down through prepare and lowering;
+/// nothing of it is process-global. Thread-safe: a batch prepares on several
+/// threads.
+public final class RenderCaches: @unchecked Sendable {
+  /// What each cache may hold.
+  public let budgets: CacheBudgets
+  /// Faces and fontconfig's answers.
+  public let fonts: FontCache
+  /// Decoded images and copies fitted to frames.
+  public let images: ImageCache
+  let glyphs: LRUCache<TextRaster.Key, TextRaster.Glyph>
+  let textMasks: LRUCache<TextMaskKey, TextMask?>
+  let icons: LRUCache<IconKey, [UInt8]>
+  private let lock = NSLock()
+  private var attached: [@Sendable () -> CacheStats] = []
+
+  /// Caches within `budgets`.
+  public init(budgets: CacheBudgets = CacheBudgets()) {
+    self.budgets = budgets
+    fonts = FontCache(faceBytes: budgets.fontBytes, matchBytes: budgets.fontMatchBytes)
+    images = ImageCache(capacityBytes: budgets.imageBytes)
+    glyphs = LRUCache("glyphs", budgetBytes: budgets.glyphBytes)
+    textMasks = LRUCache("text masks", budgetBytes: budgets.textMaskBytes)
+    icons = LRUCache("icons", budgetBytes: budgets.iconBytes)
+  }
+
+  /// What every cache holds and has done, in a fixed order: fonts, font matches,
+  /// glyphs, text masks, icons, images, then textures when a GPU renderer keeps them.
+  public var stats: [CacheStats] {
+    let more = lock.withLock { attached }
+    return fonts.stats + [glyphs.stats, textMasks.stats, icons.stats, images.stats] + more.map { $0() }
+  }
+
+  /// The stats of the cache named `name` (`CacheStats.name`), if there is one.
+  public func stats(named name: String) -> CacheStats? {
+    stats.first { $0.name == name }
+  }
+
+  /// Adds a cache kept elsewhere (the GPU backend's textures) to `stats`.
+  func attach(_ stats: @escaping @Sendable () -> CacheStats) {
+    lock.withLock { attached.append(stats) }
+  }
+
+  /// The caches that text laid out during `body` uses when it is given none: a
+  /// scene file read in `body` measures its sized-to-fit text with these fonts.
+  public func use<T>(_ body: () throws -> T) rethrows -> T {
+    try Self.$current.withValue(self, operation: body)
+  }
+
+  /// The caches bound by `use`, if any.
+  @TaskLocal static var current: RenderCaches?
+
+  /// The bound caches, else new ones for the caller's call alone.
+  static var scoped: RenderCaches { current ?? RenderCaches() }
+}
