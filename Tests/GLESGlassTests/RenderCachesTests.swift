@@ -234,7 +234,7 @@ struct RenderCachesTests {
   func keptTextures() throws {
     var budgets = CacheBudgets()
     // Each label's mask is a source of the graph: a budget for a few of them.
-    budgets.textureBytes = 256 << 10
+    budgets.textureBytes = 1 << 20
     let renderer = try Renderer(backend: .gpu, caches: RenderCaches(budgets: budgets))
     defer { renderer.close() }
     var timings = RenderTimings()

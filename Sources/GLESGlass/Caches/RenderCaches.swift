@@ -7,17 +7,18 @@ public struct CacheBudgets: Sendable, Hashable {
   /// fontconfig's answers (a family's file, a fallback for some characters).
   public var fontMatchBytes = 1 << 20
   /// Glyph coverage, per face, size, glyph and quarter-pixel offset.
-  public var glyphBytes = 8 << 20
+  public var glyphBytes = 4 << 20
   /// Text masks, as the renders drew them (4 bytes a pixel).
-  public var textMaskBytes = 24 << 20
+  public var textMaskBytes = 12 << 20
   /// Icons' coverage, per name and size.
   public var iconBytes = 4 << 20
   /// Decoded images and copies fitted to frames (`ImageCache`).
   public var imageBytes = 256 << 20
-  /// Source textures the GPU backend keeps for later renders of the same images.
+  /// Source textures the GPU backend keeps for later renders of the same images,
+  /// each charged its texture and the image it holds.
   public var textureBytes = 96 << 20
 
-  /// The defaults: 64 MiB of fonts, 1 MiB of matches, 8 MiB of glyphs, 24 MiB of
+  /// The defaults: 64 MiB of fonts, 1 MiB of matches, 4 MiB of glyphs, 12 MiB of
   /// text masks, 4 MiB of icons, 256 MiB of images, 96 MiB of textures.
   public init() {}
 

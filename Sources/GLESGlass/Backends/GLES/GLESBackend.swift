@@ -404,7 +404,8 @@ final class GLESState {
       kept.insert(entry, forKey: identity, bytes: entry.bytes)
       return entry.texture
     }
-    let bytes = descriptor.byteCount
+    // Charged the texture and the image it holds (by which it is known).
+    let bytes = descriptor.byteCount + source.image.size.pixelCount * 4 * source.image.depth.rawValue / 8
     guard bytes <= kept.budgetBytes / 4 else {
       let texture = try acquire(descriptor)
       try upload(source, into: texture)
