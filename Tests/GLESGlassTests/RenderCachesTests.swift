@@ -288,3 +288,54 @@ struct BackdropLuminanceTests {
     #expect(brightest > 215, "the text is light over the black copies: its brightest red is \(brightest)")
   }
 }
+
+/// The caches' sizes through the command line: the batch report's last line and
+/// its budgets from `--text-cache` and `--image-cache`.
+@Suite("Caches: the command line")
+struct CacheCommandLineTests {
+  /// A manifest of `count` inline jobs, each with a text of its own.
+  static func manifest(_ count: Int) -> String {
+    (0..<count).map { i in
+      #"{"output": "\#(i).png", "scene": {"version": 1, "size": {"width": 120, "height": 40}, "scale": 1, "#
+        + #""background": "white", "layers": [{"type": "text", "text": "Job \#(i)", "frame": {"x": \#(3 + i), "y": 5}}]}}"#
+    }.joined(separator: "\n") + "\n"
+  }
+
+  /// The caches line of a batch run with `options`, by cache name.
+  static func caches(_ options: [String]) throws -> [String: [String: Double]] {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    try Data(Self.manifest(6).utf8).write(to: root.appendingPathComponent("jobs.jsonl"))
+    let result = try runCLI(
+      ["batch", "--manifest", "jobs.jsonl", "-o", "out", "--backend", "cpu", "--quiet", "--report", "r.jsonl"]
+        + options, in: root)
+    try #require(result.status == 0, "\(result.stderr)")
+    let text = try String(contentsOf: root.appendingPathComponent("r.jsonl"), encoding: .utf8)
+    let lines = text.split(separator: "\n")
+    #expect(lines.count == 7, "six jobs, then the caches")
+    let last = try #require(lines.last)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+    return try #require(object["caches"] as? [String: [String: Double]], "\(last)")
+  }
+
+  @Test(
+    "the report ends with each cache's entries, bytes, budget and evictions; --text-cache and --image-cache set budgets"
+  )
+  func reportAndOptions() throws {
+    let standard = try Self.caches([])
+    #expect(standard["text masks"]?["budget_bytes"] == Double(12 << 20))
+    #expect(standard["glyphs"]?["budget_bytes"] == Double(4 << 20))
+    #expect(standard["images"]?["budget_bytes"] == Double(256 << 20))
+    #expect(standard["text masks"]?["entries"] == 6, "one mask a job")
+    for (name, numbers) in standard {
+      #expect((numbers["bytes"] ?? 1) <= (numbers["budget_bytes"] ?? 0), "\(name)")
+    }
+    let none = try Self.caches(["--text-cache", "0", "--image-cache", "3"])
+    #expect(none["text masks"]?["budget_bytes"] == 0 && none["text masks"]?["entries"] == 0)
+    #expect(none["glyphs"]?["budget_bytes"] == 0 && none["glyphs"]?["entries"] == 0)
+    #expect(none["images"]?["budget_bytes"] == Double(3 << 20))
+    let one = try Self.caches(["--text-cache", "1"])
+    #expect(one["text masks"]?["budget_bytes"] == Double(3 << 18))
+    #expect(one["glyphs"]?["budget_bytes"] == Double(1 << 18))
+  }
+}
