@@ -235,6 +235,8 @@ struct RenderCachesTests {
     var budgets = CacheBudgets()
     // Each label's mask is a source of the graph: a budget for a few of them.
     budgets.textureBytes = 1 << 20
+    TestGPU.ownBackends.lock()
+    defer { TestGPU.ownBackends.unlock() }
     let renderer = try Renderer(backend: .gpu, caches: RenderCaches(budgets: budgets))
     defer { renderer.close() }
     var timings = RenderTimings()
