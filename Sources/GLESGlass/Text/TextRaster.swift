@@ -2,8 +2,9 @@ import CText
 import Foundation
 
 /// Glyph coverage, rasterised by FreeType on the CPU once per face, size, glyph
-/// and quarter-pixel horizontal offset (outlines unhinted, as Apple draws them),
-/// and a text's coverage mask made from them. Both backends composite the same
+/// and quarter-pixel horizontal offset while the renderer's glyph cache
+/// (`RenderCaches`) keeps it (outlines unhinted, as Apple draws them), and a
+/// text's coverage mask made from them. Both backends composite the same
 /// mask, so text has the same pixels on the GPU and the CPU.
 public enum TextRaster {
   /// A glyph's coverage: `width` x `height` bytes, its top-left pixel at (left,
