@@ -329,8 +329,11 @@ public final class BatchRenderer: @unchecked Sendable {
     }
 
     // This thread takes the jobs: this shard's, in order, until stopped. Two jobs
-    // writing one file would lose a render: the later one fails.
-    var outputs: [String: String] = [:]
+    // writing one file would lose a render: the later one fails. Every output is
+    // remembered for the whole run, so each costs a digest of its path and where
+    // its job was given (a manifest's path is one string shared by its lines),
+    // not the path's text: memory hardly grows with the number of jobs.
+    var outputs: [PathDigest: (origin: GlassError.Location?, id: String)] = [:]
     var ordinal = -1
     for entry in entries {
       if isStopped { break }
@@ -346,15 +349,17 @@ public final class BatchRenderer: @unchecked Sendable {
         var result = BatchResult(
           ordinal: ordinal, id: job.id, line: job.line, origin: job.origin, scene: job.scenePath, output: job.output,
           status: .rendered)
-        if let first = outputs[job.output] {
+        let digest = PathDigest(job.output)
+        if let first = outputs[digest] {
+          let taker = first.origin.map { "the job of \($0.description)" } ?? "job \(first.id)"
           state.deliver(
             result.failed(
               in: .read,
               with: GlassError(
-                .outputFailure, "\(job.output) is also the output of \(first); give each job its own output")))
+                .outputFailure, "\(job.output) is also the output of \(taker); give each job its own output")))
           continue
         }
-        outputs[job.output] = job.origin.map { "the job of \($0.description)" } ?? "job \(job.id)"
+        outputs[digest] = (job.origin, job.id)
         if options.resume && Self.exists(job.output) {
           result.status = .skipped
           state.deliver(result)
@@ -505,6 +510,23 @@ public final class BatchRenderer: @unchecked Sendable {
     if let scene = result.scene { error = error.located(file: scene) }
     if let origin = result.origin { error = error.located(origin) }
     return error
+  }
+}
+
+/// A path as 128 bits, two differently salted hashes of its text: two paths with
+/// one digest are, but for a chance of about 2^-128 per pair, the same path.
+struct PathDigest: Hashable {
+  private var low: Int
+  private var high: Int
+
+  init(_ path: String) {
+    var a = Hasher()
+    a.combine(path)
+    low = a.finalize()
+    var b = Hasher()
+    b.combine(0x9E37_79B9)
+    b.combine(path)
+    high = b.finalize()
   }
 }
 
