@@ -229,12 +229,19 @@ struct Parity: ParsableCommand {
   )
   var maxShare: Double = 0.1
 
-  @Option(help: "Write a picture of the differences here (each channel's difference x16).")
+  @Option(help: "Write a picture of the differences here (\(ImageComparison.differenceImageDescription)).")
   var diff: String?
+
+  func validate() throws {
+    try checkLimits(maxDiff: maxDiff, maxShare: maxShare)
+  }
 
   func run() throws {
     try reportingErrors {
-      let (_, prepared) = try options.prepare(depth: .eight)
+      // The difference image's file first: a path that cannot be written fails before any render.
+      let diffFile = try diff.map { try PNGCodec.OutputFile(path: $0) }
+      let (file, prepared) = try options.prepare(depth: .eight)
+      try diffFile?.checkDistinct(from: [file.path] + file.scene.imageReferences.map { file.resolve($0.path) })
       let gpu = try Renderer(backend: .gpu)
       defer { gpu.close() }
       let cpu = try Renderer(backend: .cpu)
@@ -242,7 +249,7 @@ struct Parity: ParsableCommand {
       let a = try options.naming { try gpu.render(prepared, timings: &timings) }
       let b = try options.naming { try cpu.render(prepared, timings: &timings) }
       let result = try ImageComparison(a, b)
-      if let diff { try PNGCodec.write(ImageComparison.differenceImage(a, b), to: diff) }
+      try diffFile?.write(ImageComparison.differenceImage(a, b))
       let share = 100 * result.fractionOverOne
       let at = result.worstPixel.map { " at (\($0.x), \($0.y))" } ?? ""
       print(

@@ -18,8 +18,12 @@ struct CLIResult {
 }
 
 /// Runs the built `glass-gpu` with `arguments`, with `environment` added, in
-/// `directory` (the test's own by default).
-func runCLI(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> CLIResult {
+/// `directory` (the test's own by default). With `shell`, runs that `/bin/sh`
+/// script instead, with the binary in `$GLASS_GPU` and `arguments` as `"$@"`: for
+/// redirections and pipes (`exec "$GLASS_GPU" "$@" <&-`).
+func runCLI(
+  _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, shell: String? = nil
+) throws -> CLIResult {
   let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("glass-gpu")
   let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -27,8 +31,15 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:], in direc
   let path = FileManager.default.isExecutableFile(atPath: binary.path) ? binary : fallback
   #expect(FileManager.default.isExecutableFile(atPath: path.path), "build glass-gpu first: \(path.path)")
   let process = Process()
-  process.executableURL = path
-  process.arguments = arguments
+  if let shell {
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", shell, "sh"] + arguments
+  } else {
+    process.executableURL = path
+    process.arguments = arguments
+  }
+  var environment = environment
+  environment["GLASS_GPU"] = path.path
   process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
   if let directory { process.currentDirectoryURL = directory }
   let out = Pipe()

@@ -15,6 +15,11 @@ extension PNGCodec {
   ///   whole PNG is encoded first, then written into it in place;
   /// - a folder, a block device or a socket: refused.
   ///
+  /// With `followingLinks: false` (the files a run makes in a folder of its own,
+  /// such as a goldens check's artifacts), a link or anything but a regular file
+  /// at the path is refused: a link someone else put there never redirects the
+  /// write. A path holding a NUL character is refused (C would cut it there).
+  ///
   /// The temporary is `.NAME.glass-gpu-PID-RANDOM.tmp` in the output's folder. It is
   /// removed when the output is never written, on SIGINT, SIGTERM, SIGHUP, SIGQUIT
   /// and crash signals once `installSignalCleanup()` ran, and, after a death nothing
@@ -32,12 +37,19 @@ extension PNGCodec {
     private var finished = false
 
     /// Reserves `path`; throws `outputFailure` naming the path and the fix.
-    public init(path: String) throws {
+    public init(path: String, followingLinks: Bool = true) throws {
       guard !path.isEmpty else {
         throw GlassError(.outputFailure, "the output path is empty; name a .png file")
       }
+      if let problem = FilePaths.problem(with: path) {
+        throw GlassError(.outputFailure, "cannot write \(FilePaths.printable(path)): \(problem)")
+      }
       self.path = path
       var info = stat()
+      if !followingLinks && lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+        let what = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link this run did not make" : Self.describe(info.st_mode & S_IFMT)
+        throw GlassError(.outputFailure, "cannot write \(path): it is \(what); remove it, or name another folder")
+      }
       if stat(path, &info) == 0 {
         switch info.st_mode & S_IFMT {
         case S_IFREG:
@@ -90,10 +102,12 @@ extension PNGCodec {
       slot = glass_output_guard_register(temporary)
       descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
       guard descriptor >= 0 else {
-        let cause = String(cString: strerror(errno))
+        let code = errno
         glass_output_guard_unregister(slot)
         slot = -1
-        throw GlassError(.outputFailure, "cannot write \(named): check the folder's permissions", cause: cause)
+        throw GlassError(
+          .outputFailure, "cannot write \(named): \(FilePaths.reason(code, folder: folder))",
+          cause: String(cString: strerror(code)))
       }
       // Held while the process lives: a later sweep removes the file only once the
       // lock is free (the owner gone), whatever the PID says.
@@ -102,14 +116,16 @@ extension PNGCodec {
 
     /// Throws `outputFailure` when the output is one of `inputs` (the same file,
     /// whatever its spelling or the links to it): writing it would destroy the input.
-    public func checkDistinct(from inputs: [String]) throws {
+    /// `what` names the output in the message (`the JUnit report`).
+    public func checkDistinct(from inputs: [String], naming what: String? = nil) throws {
       var output = stat()
       guard stat(path, &output) == 0 else { return }
+      let named = what.map { "\($0) \(path)" } ?? path
       for input in inputs {
         var info = stat()
         guard stat(input, &info) == 0, info.st_dev == output.st_dev, info.st_ino == output.st_ino else { continue }
-        let what = input == path ? "it is an input of this command" : "it is the same file as the input \(input)"
-        throw GlassError(.outputFailure, "cannot write \(path): \(what); name another output file")
+        let reason = input == path ? "it is an input of this command" : "it is the same file as the input \(input)"
+        throw GlassError(.outputFailure, "cannot write \(named): \(reason); name another output file")
       }
     }
 
@@ -303,6 +319,8 @@ extension PNGCodec {
       case S_IFDIR: "a folder"
       case S_IFBLK: "a block device (glass-gpu does not write onto disks)"
       case S_IFSOCK: "a socket"
+      case S_IFCHR: "a character device"
+      case S_IFIFO: "a FIFO (named pipe)"
       default: "not a file"
       }
     }
@@ -355,4 +373,26 @@ private func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) ->
     offset += written
   }
   return nil
+}
+
+extension PNGCodec {
+  /// True when `path` is a regular file that starts with the PNG signature and ends
+  /// with an `IEND` chunk: what an output this project wrote looks like, checked
+  /// from 20 bytes without decoding. An empty file, a file cut short or one that
+  /// is not a PNG is not whole (`--resume` renders it again).
+  public static func looksWhole(path: String) -> Bool {
+    let file = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard file >= 0 else { return false }
+    defer { close(file) }
+    var info = stat()
+    guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 8 + 12 else { return false }
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    // The IEND chunk: length 0, type "IEND", its CRC.
+    let end: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+    var head = [UInt8](repeating: 0, count: 8)
+    var tail = [UInt8](repeating: 0, count: 12)
+    let readHead = head.withUnsafeMutableBytes { pread(file, $0.baseAddress, 8, 0) }
+    let readTail = tail.withUnsafeMutableBytes { pread(file, $0.baseAddress, 12, off_t(info.st_size) - 12) }
+    return readHead == 8 && readTail == 12 && head == signature && tail == end
+  }
 }

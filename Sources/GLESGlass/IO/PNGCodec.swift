@@ -100,6 +100,7 @@ public enum PNGCodec {
   /// file that large cannot be); errors say what is wrong with the path: missing,
   /// unreadable, a folder, a device, a FIFO or a socket, or too large.
   static func readFile(_ path: String, maxBytes: Int = .max, what: String = "") throws -> [UInt8] {
+    if let problem = FilePaths.problem(with: path) { throw GlassError(.fileUnreadable, problem) }
     var info = stat()
     guard stat(path, &info) == 0 else {
       let reason = errno
