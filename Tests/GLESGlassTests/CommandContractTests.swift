@@ -242,7 +242,8 @@ struct BatchOutputContractTests {
     let scene = try BatchFixture.put(sceneText, "s.json", in: root)
     let manifestText = BatchFixture.line([("scene", "\"s.json\""), ("output", "\"a.png\"")]) + "\n"
     let manifest = try BatchFixture.put(manifestText, "m.jsonl", in: root)
-    try FileManager.default.createSymbolicLink(atPath: root.appendingPathComponent("r.jsonl").path, withDestinationPath: "m.jsonl")
+    try FileManager.default.createSymbolicLink(
+      atPath: root.appendingPathComponent("r.jsonl").path, withDestinationPath: "m.jsonl")
     for (arguments, input) in [
       (["s.json", "--report", "s.json"], "s.json"), (["s.json", "--report", "./s.json"], "s.json"),
       (["--manifest", "m.jsonl", "--report", "m.jsonl"], "m.jsonl"),
@@ -265,10 +266,12 @@ struct BatchOutputContractTests {
     let manifest = try BatchFixture.put(manifestText, "m.jsonl", in: root)
     let out = root.appendingPathComponent("out")
     try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-    try FileManager.default.createSymbolicLink(atPath: out.appendingPathComponent("link.png").path, withDestinationPath: manifest.path)
+    try FileManager.default.createSymbolicLink(
+      atPath: out.appendingPathComponent("link.png").path, withDestinationPath: manifest.path)
     let result = try runCLI(["batch", "--manifest", "m.jsonl", "-o", "out", "--backend", "cpu"], in: root)
     #expect(result.status == 1, "exit \(result.status): \(result.stderr)")
-    #expect(result.stderr.contains("m.jsonl:1: ") && result.stderr.contains("same file as the input"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains("m.jsonl:1: ") && result.stderr.contains("same file as the input"), "\(result.stderr)")
     #expect(Contract.text(manifest) == manifestText)
   }
 
@@ -279,7 +282,8 @@ struct BatchOutputContractTests {
     try BatchFixture.put(BatchFixture.scene(0), "s.json", in: root)
     let out = root.appendingPathComponent("out")
     try FileManager.default.createDirectory(at: out.appendingPathComponent("real"), withIntermediateDirectories: true)
-    try FileManager.default.createSymbolicLink(atPath: out.appendingPathComponent("alias").path, withDestinationPath: "real")
+    try FileManager.default.createSymbolicLink(
+      atPath: out.appendingPathComponent("alias").path, withDestinationPath: "real")
     let outputs = [
       "d.png", "./d.png", "x/../d.png", "sub//e.png", "sub/e.png", "\(out.path)/d.png", "real/f.png", "alias/f.png",
     ]
@@ -295,7 +299,8 @@ struct BatchOutputContractTests {
     #expect(rendered == ["1", "4", "7"], "rendered: \(rendered.sorted()); \(result.stderr)")
     for id in ["2", "3", "5", "6", "8"] {
       #expect(
-        BatchFixture.text(byID[id]?["error"])?.contains("is also the output of") == true, "job \(id): \(byID[id] ?? [:])")
+        BatchFixture.text(byID[id]?["error"])?.contains("is also the output of") == true,
+        "job \(id): \(byID[id] ?? [:])")
     }
   }
 
@@ -307,7 +312,8 @@ struct BatchOutputContractTests {
     let result = try runCLI(["batch", "s.json", "-o", "out", "--backend", "cpu", "--report", "/dev/full"], in: root)
     #expect(result.status == 1, "exit \(result.status): \(result.stderr)")
     #expect(
-      result.stderr.contains("cannot write the report /dev/full") && result.stderr.contains("space"), "\(result.stderr)")
+      result.stderr.contains("cannot write the report /dev/full") && result.stderr.contains("space"), "\(result.stderr)"
+    )
     // The render itself was written.
     #expect(BatchFixture.outputs(under: root.appendingPathComponent("out")) == ["s.png"])
   }
@@ -327,12 +333,15 @@ struct BatchOutputContractTests {
     let dBefore = try Data(contentsOf: out.appendingPathComponent("d.png"))
     let report = root.appendingPathComponent("r.jsonl")
     let result = try runCLI(
-      ["batch", "a.json", "b.json", "c.json", "d.json", "-o", "out", "--backend", "cpu", "--resume", "--report",
-       report.path], in: root)
+      [
+        "batch", "a.json", "b.json", "c.json", "d.json", "-o", "out", "--backend", "cpu", "--resume", "--report",
+        report.path,
+      ], in: root)
     #expect(result.status == 0, "\(result.stderr)")
     let byID = BatchFixture.byID(try BatchFixture.report(report))
     for name in ["a", "b", "c"] {
-      #expect(BatchFixture.text(byID["\(name).json"]?["status"]) == "rendered", "\(name): \(byID["\(name).json"] ?? [:])")
+      #expect(
+        BatchFixture.text(byID["\(name).json"]?["status"]) == "rendered", "\(name): \(byID["\(name).json"] ?? [:])")
       #expect((try? PNGCodec.read(path: out.appendingPathComponent("\(name).png").path)) != nil, "\(name).png")
     }
     #expect(BatchFixture.text(byID["d.json"]?["status"]) == "skipped")
@@ -468,7 +477,8 @@ struct GoldensContractTests {
     for folder in folders {
       #expect(folder.hasPrefix(temporary.path + "/glass-gpu-goldens-"), "\(folder)")
       var info = stat()
-      #expect(lstat(folder, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR && info.st_mode & 0o777 == 0o700, "\(folder)")
+      #expect(
+        lstat(folder, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR && info.st_mode & 0o777 == 0o700, "\(folder)")
       #expect(files(in: URL(fileURLWithPath: folder)) == ["s-diff.png", "s.png"], "\(folder)")
     }
     // A run that keeps nothing leaves no folder behind.
@@ -508,7 +518,8 @@ struct GoldensContractTests {
     #expect(files(in: elsewhere).isEmpty, "\(files(in: elsewhere))")
   }
 
-  @Test("a reference that is an absolute link is compared through it, under its own name; --record writes no stray file")
+  @Test(
+    "a reference that is an absolute link is compared through it, under its own name; --record writes no stray file")
   func linkedReference() throws {
     let root = try Self.recorded()
     defer { try? FileManager.default.removeItem(at: root) }
@@ -562,7 +573,8 @@ struct GoldensContractTests {
     chmod(root.appendingPathComponent("refs").path, 0o700)
     let shell = Contract.asNobody
     if shell == nil { chmod(root.appendingPathComponent("refs").path, 0o000) }
-    let result = try runCLI(["goldens", "s.json", "--references", "refs", "--artifacts", "art"], in: root, shell: shell)
+    let result = try runCLI(
+      ["goldens", "s.json", "--references", "refs", "--artifacts", "art"], in: root, shell: shell)
     #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
     #expect(
       result.stdout.contains("ERROR   s: ") && result.stdout.contains("permission denied")
@@ -630,8 +642,10 @@ struct DifferenceImageContractTests {
     for command in ["compare", "parity", "goldens"] {
       let help = try runCLI([command, "--help"])
       #expect(
-        help.stdout.replacingOccurrences(of: "\n", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
-          .contains("at least 64 where there is any"), "\(command) --help: \(help.stdout)")
+        help.stdout.replacingOccurrences(of: "\n", with: " ").split(whereSeparator: \.isWhitespace).joined(
+          separator: " "
+        )
+        .contains("at least 64 where there is any"), "\(command) --help: \(help.stdout)")
     }
     let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("README.md")
@@ -804,7 +818,8 @@ struct LimitOptionTests {
   func imageCacheBoundsMemory() throws {
     let root = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: root) }
-    try FileManager.default.createDirectory(at: root.appendingPathComponent("images"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent("images"), withIntermediateDirectories: true)
     var scenes: [String] = []
     for index in 0..<8 {
       let image = RGBAImage(width: 1500, height: 1500) { x, y in

@@ -148,7 +148,9 @@ public struct BatchManifest: Sequence, Sendable {
   public static let maximumLineBytes = SceneFile.maximumBytes
 
   /// The manifest file at `path` (a regular file, a FIFO, `/dev/stdin`: anything
-  /// that reads). Throws when it cannot be opened.
+  /// that reads). Paths in it are relative to its folder, or, for anything but a
+  /// regular file (a pipe, `<(generate)`), to the current folder, as on standard
+  /// input. Throws when it cannot be opened.
   public init(path: String, outputDirectory: String) throws {
     if let problem = FilePaths.problem(with: path) { throw GlassError(.fileUnreadable, problem) }
     var info = stat()
@@ -168,8 +170,10 @@ public struct BatchManifest: Sequence, Sendable {
         .fileUnreadable, "cannot read the manifest \(path): \(String(cString: strerror(errno))); check its permissions")
     }
     let reader = LineReader(descriptor: file, closes: true, limit: Self.maximumLineBytes)
+    let regular = info.st_mode & S_IFMT == S_IFREG
     self.init(
-      name: path, directory: (path as NSString).deletingLastPathComponent, outputDirectory: outputDirectory,
+      name: path, directory: regular ? (path as NSString).deletingLastPathComponent : "",
+      outputDirectory: outputDirectory,
       lines: { AnyIterator { reader.next() } })
   }
 
@@ -225,13 +229,15 @@ public struct BatchManifest: Sequence, Sendable {
           ended = true
           return .invalid(
             id: String(number), line: number, output: nil,
-            error: GlassError(.fileUnreadable, message + "; the rest of the manifest is not read", cause: cause, at: place))
+            error: GlassError(
+              .fileUnreadable, message + "; the rest of the manifest is not read", cause: cause, at: place))
         }
         switch line {
         case .text(let bytes):
           if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
           if bytes.contains(0) {
-            return end("the line holds a NUL byte: a manifest is UTF-8 text, one JSON object a line, and this file is not")
+            return end(
+              "the line holds a NUL byte: a manifest is UTF-8 text, one JSON object a line, and this file is not")
           }
           guard String(validating: bytes, as: UTF8.self) != nil else {
             return .invalid(

@@ -16,7 +16,8 @@ public enum FilePaths {
     var out = ""
     for scalar in path.unicodeScalars {
       if scalar.value < 0x20 || scalar.value == 0x7F {
-        out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+        out +=
+          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
           + String(scalar.value, radix: 16)
       } else {
         out.unicodeScalars.append(scalar)

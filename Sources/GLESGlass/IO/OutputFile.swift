@@ -47,7 +47,9 @@ extension PNGCodec {
       self.path = path
       var info = stat()
       if !followingLinks && lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
-        let what = info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link this run did not make" : Self.describe(info.st_mode & S_IFMT)
+        let what =
+          info.st_mode & S_IFMT == S_IFLNK
+          ? "a symbolic link this run did not make" : Self.describe(info.st_mode & S_IFMT)
         throw GlassError(.outputFailure, "cannot write \(path): it is \(what); remove it, or name another folder")
       }
       if stat(path, &info) == 0 {
