@@ -866,3 +866,70 @@ struct LimitOptionTests {
     if difference == 0 && share == 0 { print("parity limits: the GPU rendered the scene exactly; nothing to exceed") }
   }
 }
+
+// MARK: - The pieces, without the command line
+
+@Suite("Batch: shard counts, path spellings and whole PNGs")
+struct BatchPieceTests {
+  @Test("a shard's job count is the count of k < total with k mod N = I, for any N up to Int.max")
+  func shardCounts() throws {
+    for count in 1...7 {
+      for index in 0..<count {
+        let shard = try BatchShard(index: index, count: count)
+        for total in 0...40 {
+          #expect(shard.jobs(of: total) == (0..<total).filter { $0 % count == index }.count, "\(index)/\(count)")
+        }
+      }
+    }
+    #expect(try BatchShard(index: 0, count: .max).jobs(of: .max) == 1)
+    #expect(try BatchShard(index: .max - 1, count: .max).jobs(of: .max) == 1)
+    #expect(try BatchShard(index: 5, count: .max).jobs(of: 5) == 0)
+  }
+
+  @Test("paths are normalised by their spelling: slashes, '.', '..'")
+  func spellings() {
+    let cases = [
+      ("d.png", "d.png"), ("./d.png", "d.png"), ("x/../d.png", "d.png"), ("sub//e.png", "sub/e.png"),
+      ("a/./b/../c", "a/c"), ("../d.png", "../d.png"), ("a/../../d", "../d"), ("/../x", "/x"), ("//a//b/", "/a/b"),
+      (".", "."), ("a/..", "."),
+    ]
+    for (path, expected) in cases {
+      #expect(FilePaths.lexicallyNormalized(path) == expected, "\(path)")
+    }
+    let here = FileManager.default.currentDirectoryPath
+    #expect(FilePaths.lexicallyAbsolute("x/../d.png") == (here == "/" ? "/d.png" : here + "/d.png"))
+    #expect(FilePaths.relative("/r/a/../b/c.png", under: "/r//") == "b/c.png")
+    #expect(FilePaths.relative("/r/../c.png", under: "/r") == nil)
+    #expect(FilePaths.problem(with: "a\u{0}.png") != nil && FilePaths.problem(with: "a.png") == nil)
+  }
+
+  @Test("only a whole PNG looks whole: not empty, not cut at any length, not with bytes after IEND")
+  func wholePNG() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let path = root.appendingPathComponent("a.png").path
+    try PNGCodec.write(RGBAImage(width: 3, height: 2) { x, y in SIMD4(UInt8(x * 80), UInt8(y * 90), 7, 255) }, to: path)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(PNGCodec.looksWhole(path: path))
+    let cut = root.appendingPathComponent("cut.png").path
+    for length in 0..<bytes.count {
+      try bytes.prefix(length).write(to: URL(fileURLWithPath: cut))
+      #expect(!PNGCodec.looksWhole(path: cut), "cut at \(length) of \(bytes.count)")
+    }
+    try (bytes + Data([0])).write(to: URL(fileURLWithPath: cut))
+    #expect(!PNGCodec.looksWhole(path: cut))
+    #expect(!PNGCodec.looksWhole(path: root.path))
+  }
+
+  @Test("a manifest line over the limit ends the manifest with file-unreadable, naming the line")
+  func lineLimit() {
+    let long = String(repeating: " ", count: BatchManifest.maximumLineBytes - 2) + "{}"
+    let text = "{}\n" + long + "\n" + long + "x\n{}\n"
+    let entries = Array(BatchManifest(text: text, name: "m.jsonl", directory: "/in", outputDirectory: "/out"))
+    #expect(entries.count == 3, "\(entries.count) entries")
+    guard entries.count == 3, case .invalid(_, let line, _, let error) = entries[2] else { return }
+    #expect(line == 3 && error.code == .fileUnreadable && error.description.hasPrefix("m.jsonl:3: "), "\(error)")
+    // The line at the limit is read (and fails for its fields), not refused for its length.
+    if case .invalid(_, _, _, let error) = entries[1] { #expect(error.code == .invalidScene, "\(error)") }
+  }
+}
