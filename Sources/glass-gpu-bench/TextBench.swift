@@ -141,10 +141,11 @@ struct TextBench: ParsableCommand {
             times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
           }
           let median = Stats(times).median
+          let limit = (lineLimit.map(String.init) ?? "none").padding(toLength: 4, withPad: " ", startingAt: 0)
           print(
             String(
-              format: "  %-6@ %6d characters, lineLimit %-4@ %9.2f ms  (%.3f ms per 1,000 characters, %d lines)",
-              script as NSString, count, (lineLimit.map(String.init) ?? "none") as NSString, median,
+              format: "  %@ %6d characters, lineLimit %@ %9.2f ms  (%.3f ms per 1,000 characters, %d lines)",
+              script.padding(toLength: 6, withPad: " ", startingAt: 0) as NSString, count, limit as NSString, median,
               median * 1000 / Double(count), layout?.lines.count ?? 0))
         }
       }
