@@ -328,8 +328,11 @@ extension Scene {
     if let style = o["foregroundStyle"] { text.foregroundStyle = try fill(style) }
     if let limit = o["lineLimit"] {
       let value = try limit.number()
-      guard value >= 1, value <= 100_000, value == value.rounded() else {
-        throw limit.fail("\(ParameterSpec.format(value)) is not a number of lines; give a whole number from 1")
+      let range = TextContent.lineLimits
+      guard value >= Double(range.lowerBound), value <= Double(range.upperBound), value == value.rounded() else {
+        throw limit.fail(
+          "\(ParameterSpec.format(value)) is not a number of lines from \(range.lowerBound) to \(range.upperBound); "
+            + "give a whole number in that range, or leave lineLimit out for no limit")
       }
       text.lineLimit = Int(value)
     }
