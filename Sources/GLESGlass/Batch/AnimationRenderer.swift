@@ -127,7 +127,7 @@ public final class AnimationRenderer: @unchecked Sendable {
         GlassError(
           .invalidParameter,
           "the animation has \(estimate < 1e15 ? String(Int(estimate)) : ParameterSpec.format(estimate)) frames "
-            + "(the curve settles after \(ParameterSpec.format(settle)) s, at "
+            + "(the curve settles after \(ParameterSpec.format((settle * 1000).rounded() / 1000)) s, at "
             + "\(ParameterSpec.format(options.fps)) fps), over the limit of \(Self.maximumFrameCount); "
             + "lower the frame rate (--fps), the hold, or the curve's duration or bounce"))
     }
