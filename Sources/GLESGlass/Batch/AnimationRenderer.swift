@@ -247,10 +247,12 @@ public final class AnimationRenderer: @unchecked Sendable {
     return try renderChecked(on: renderer, cache: cache, body)
   }
 
-  /// `render` once `check` has passed.
+  /// `render` once `check` has passed; it also stops once `stopping` says so.
   private func renderChecked(
-    on renderer: Renderer, cache: ImageCache, _ body: (Range<Int>, RGBAImage) throws -> Void
+    on renderer: Renderer, cache: ImageCache, stopping: () -> Bool = { false },
+    _ body: (Range<Int>, RGBAImage) throws -> Void
   ) throws -> Int {
+    var isStopped: Bool { self.isStopped || stopping() }
     func prepare(_ scene: Scene) throws -> PreparedRender {
       do {
         let images = try images(of: scene, cache: cache)
@@ -332,7 +334,6 @@ public final class AnimationRenderer: @unchecked Sendable {
             tally.add(frames: frames.count, bytes: bytes)
           } catch {
             failure.record(error)
-            stop()
           }
         }
       }
@@ -340,7 +341,7 @@ public final class AnimationRenderer: @unchecked Sendable {
       thread.start()
     }
     let outcome = Result {
-      try renderChecked(on: renderer, cache: cache) { frames, image in
+      try renderChecked(on: renderer, cache: cache, stopping: { failure.happened }) { frames, image in
         guard !failure.happened else { return }
         queue.push((frames, image))
       }
