@@ -248,41 +248,77 @@ public final class AnimationRenderer: @unchecked Sendable {
   }
 
   /// `render` once `check` has passed; it also stops once `stopping` says so.
+  ///
+  /// A thread of its own computes the frames and prepares each distinct one, at
+  /// most two ahead; this thread submits each prepared frame before it waits for
+  /// the one before (so the renderer always has the next one), and hands the
+  /// images to `body` in order.
   private func renderChecked(
     on renderer: Renderer, cache: ImageCache, stopping: () -> Bool = { false },
     _ body: (Range<Int>, RGBAImage) throws -> Void
   ) throws -> Int {
-    var isStopped: Bool { self.isStopped || stopping() }
-    func prepare(_ scene: Scene) throws -> PreparedRender {
-      do {
-        let images = try images(of: scene, cache: cache)
-        return try renderer.withCPUThreads {
-          try Renderer.prepare(scene, images: images, depth: options.depth, maxPixels: options.maxPixels)
+    let prepared = BoundedQueue<Result<(Range<Int>, PreparedRender), Error>>(capacity: 2)
+    let cancelled = Flag()
+    let finished = DispatchSemaphore(value: 0)
+    let thread = Thread { [self] in
+      defer {
+        prepared.close()
+        finished.signal()
+      }
+      var start = 0
+      while start < frameCount && !cancelled.isSet && !isStopped {
+        do {
+          let (scene, frames) = try run(from: start)
+          prepared.push(.success((frames, try prepare(scene, on: renderer, cache: cache))))
+          start = frames.upperBound
+        } catch {
+          prepared.push(.failure(error))
+          return
         }
-      } catch let error as GlassError {
-        throw file.locate(error)
       }
     }
-    /// The frames from `start` on that are one scene, and that scene.
-    func run(from start: Int) throws -> (scene: Scene, frames: Range<Int>)? {
-      guard start < frameCount else { return nil }
-      let scene = try scene(ofFrame: start)
-      var end = start + 1
-      while end < frameCount, try self.scene(ofFrame: end) == scene { end += 1 }
-      return (scene, start..<end)
+    thread.name = "glass-gpu animate prepare"
+    thread.start()
+    defer {
+      // The preparing thread ends at its next frame; what it made is dropped.
+      cancelled.set()
+      while prepared.pop() != nil {}
+      finished.wait()
     }
-    guard var current = try run(from: 0) else { return 0 }
-    if isStopped { return 0 }
-    var pending = try renderer.submit(prepare(current.scene))
-    while true {
-      let following = isStopped ? nil : try run(from: current.frames.upperBound)
-      let next = try following.map { try prepare($0.scene) }
+    var pending: (frames: Range<Int>, render: SubmittedRender)?
+    var handed = 0
+    func finish(_ frames: Range<Int>, _ render: SubmittedRender) throws {
       var timings = RenderTimings()
-      let image = try renderer.wait(pending, timings: &timings)
-      if let next, !isStopped { pending = try renderer.submit(next) }
-      try body(current.frames, image)
-      guard let following, next != nil, !isStopped else { return current.frames.upperBound }
-      current = following
+      try body(frames, renderer.wait(render, timings: &timings))
+      handed = frames.upperBound
+    }
+    while !isStopped && !stopping(), let next = prepared.pop() {
+      let (frames, render) = try next.get()
+      let submitted = try renderer.submit(render)
+      if let (f, r) = pending { try finish(f, r) }
+      pending = (frames, submitted)
+    }
+    if let (f, r) = pending { try finish(f, r) }
+    return handed
+  }
+
+  /// The frames from `start` on that are one scene (consecutive and equal), and that scene.
+  private func run(from start: Int) throws -> (scene: Scene, frames: Range<Int>) {
+    let scene = try scene(ofFrame: start)
+    var end = start + 1
+    while end < frameCount, try self.scene(ofFrame: end) == scene { end += 1 }
+    return (scene, start..<end)
+  }
+
+  /// A frame's scene prepared for `renderer`; errors located in the scene file.
+  private func prepare(_ scene: Scene, on renderer: Renderer, cache: ImageCache) throws -> PreparedRender {
+    do {
+      let images = try images(of: scene, cache: cache)
+      return try renderer.withCPUThreads {
+        try Renderer.prepare(scene, images: images, depth: options.depth, maxPixels: options.maxPixels)
+      }
+    } catch let error as GlassError {
+      throw file.locate(error)
     }
   }
 
@@ -492,6 +528,16 @@ public final class AnimationRenderer: @unchecked Sendable {
     summary.seconds = Date().timeIntervalSince(start)
     return summary
   }
+}
+
+/// A flag threads set and read.
+private final class Flag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+
+  var isSet: Bool { lock.withLock { value } }
+
+  func set() { lock.withLock { value = true } }
 }
 
 /// Frames and bytes written by several threads.
