@@ -105,9 +105,6 @@ struct Animate: ParsableCommand {
         }
       }
     }
-    // A first SIGINT or SIGTERM stops at the next frame; what was written is
-    // removed and the process ends by the signal (a second one ends it at once).
-    PNGCodec.OutputFile.deferStops(true)
     var animation: AnimationRenderer?
     do {
       try reportingErrors {
@@ -144,6 +141,10 @@ struct Animate: ParsableCommand {
     if !quiet {
       report("\(count(animation.frameCount, "frame")) of \(size.width)x\(size.height) at \(rate)")
     }
+    // Until here a SIGINT or SIGTERM ends the process at once. From the first
+    // frame on, the first one stops at the next frame, what was written is removed
+    // and the process ends by the signal (a second one ends it at once).
+    PNGCodec.OutputFile.deferStops(true)
     let renderer = try Renderer(backend: backend)
     defer { renderer.close() }
     if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
