@@ -154,13 +154,51 @@ extension PNGCodec {
       finished = true
     }
 
-    /// Writes `png` into the temporary file and renames it over `target`, keeping
-    /// the permissions (and, where allowed, the owner) of a file it replaces, once
-    /// the new file is on disk.
+    /// Writes a file piece by piece, so that memory does not grow with its length
+    /// (an animated PNG, frame by frame): `body` appends bytes with the function it
+    /// is given, into the temporary file, renamed to `target` once `body` returns,
+    /// or straight into a device or FIFO. The first failed write throws; when
+    /// `body` throws, nothing is renamed and the temporary is removed.
+    public func write(streaming body: (_ append: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+      guard !finished else { preconditionFailure("an OutputFile is written once") }
+      if inPlace {
+        let file = try openInPlace()
+        defer { close(file) }
+        try body { bytes in
+          if let failure = writeFully(file, bytes) {
+            throw GlassError(.outputFailure, "cannot write \(path)", cause: failure)
+          }
+        }
+      } else {
+        do {
+          try body { bytes in
+            if let failure = writeFully(descriptor, bytes) {
+              throw GlassError(.outputFailure, "cannot write \(path); check the free space", cause: failure)
+            }
+          }
+          try commit()
+        } catch {
+          // Not left for deinit: the caller may hold this file a while yet.
+          unlink(temporary)
+          release()
+          throw error
+        }
+      }
+      finished = true
+    }
+
+    /// Writes `png` into the temporary file and renames it over `target` (`commit`).
     private func replace(with png: UnsafeRawBufferPointer) throws {
       if let failure = writeFully(descriptor, png) {
         throw GlassError(.outputFailure, "cannot write \(path); check the free space", cause: failure)
       }
+      try commit()
+    }
+
+    /// Renames the written temporary file over `target`, keeping the permissions
+    /// (and, where allowed, the owner) of a file it replaces, once the new file is
+    /// on disk.
+    private func commit() throws {
       var existing = stat()
       if stat(target, &existing) == 0, existing.st_mode & S_IFMT == S_IFREG {
         _ = fchown(descriptor, existing.st_uid, existing.st_gid)
@@ -181,18 +219,25 @@ extension PNGCodec {
 
     /// Opens the device or FIFO without creating or truncating it and writes `png`.
     private func writeInPlace(_ png: UnsafeRawBufferPointer) throws {
+      let file = try openInPlace()
+      defer { close(file) }
+      if let failure = writeFully(file, png) {
+        throw GlassError(.outputFailure, "cannot write \(path)", cause: failure)
+      }
+    }
+
+    /// Opens the device or FIFO without creating or truncating it.
+    private func openInPlace() throws -> Int32 {
       let file = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
       guard file >= 0 else {
         throw GlassError(.outputFailure, "cannot write \(path)", cause: String(cString: strerror(errno)))
       }
-      defer { close(file) }
       var info = stat()
       guard fstat(file, &info) == 0, [S_IFCHR, S_IFIFO].contains(info.st_mode & S_IFMT) else {
+        close(file)
         throw GlassError(.outputFailure, "cannot write \(path): it changed while rendering; run the command again")
       }
-      if let failure = writeFully(file, png) {
-        throw GlassError(.outputFailure, "cannot write \(path)", cause: failure)
-      }
+      return file
     }
 
     /// Closes the temporary file and forgets it (once).
@@ -363,7 +408,7 @@ extension PNGCodec {
 }
 
 /// Writes all of `bytes` to `descriptor`; returns the reason when it cannot.
-private func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
+func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
   guard let base = bytes.baseAddress else { return nil }
   var offset = 0
   while offset < bytes.count {

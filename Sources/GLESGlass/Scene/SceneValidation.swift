@@ -37,6 +37,8 @@ extension Scene {
         throw v.fail("transition.\(field)", "no state \"\(JSONNode.shortened(name))\"; \(list)")
       }
       try transition.animation.validate(at: "transition.animation")
+      // Layers that do not pair fail here, not at the first frame between the states.
+      try checkTransition(transition)
     }
   }
 
