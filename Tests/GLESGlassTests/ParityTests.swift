@@ -1,3 +1,4 @@
+import Foundation
 import GlassTestSupport
 import Testing
 
@@ -60,6 +61,26 @@ struct ParityTests {
     let gpu = try TestBackend.gpu.render(c.effect, on: c.image, depth: c.depth)
     let cpu = try TestBackend.cpu.render(c.effect, on: c.image, depth: c.depth)
     Self.bar.check(try ImageComparison(gpu, cpu), "parity \(c.testDescription)")
+  }
+}
+
+/// `make test-softpipe` runs the GPU suites a second time on Mesa's other
+/// software driver, softpipe (OpenGL ES 3.1), by setting `GALLIUM_DRIVER`.
+@Suite("GPU driver")
+struct GPUDriverTests {
+  /// The Mesa driver `GALLIUM_DRIVER` names, nil when it is unset or empty.
+  static let namedDriver = ProcessInfo.processInfo.environment["GALLIUM_DRIVER"].flatMap { $0.isEmpty ? nil : $0 }
+
+  @Test(
+    "with GALLIUM_DRIVER set, the GPU tests run on that Mesa driver (GL_RENDERER names it)",
+    .enabled(if: namedDriver != nil && TestGPU.isAvailable, "GALLIUM_DRIVER is unset or no GPU"))
+  func runsOnNamedDriver() throws {
+    let driver = try #require(Self.namedDriver)
+    let info = try #require(try TestGPU.requireRenderer().gles?.info)
+    #expect(
+      info.glRenderer.lowercased().contains(driver.lowercased()),
+      "GALLIUM_DRIVER=\(driver) but the GL renderer is \(info.glRenderer) (OpenGL ES \(info.contextVersion))")
+    print("GPU tests run on \(info.glRenderer), OpenGL ES \(info.contextVersion) context, \(info.glVersion)")
   }
 }
 
