@@ -66,6 +66,58 @@ struct ParityTests {
 
 /// `make test-softpipe` runs the GPU suites a second time on Mesa's other
 /// software driver, softpipe (OpenGL ES 3.1), by setting `GALLIUM_DRIVER`.
+/// Passes read only texels that a pass wrote or an upload filled: a GPU backend
+/// whose new textures start as NaN renders as the CPU does. Texture memory no one
+/// wrote holds whatever the driver left there: zeros on llvmpipe, often, and on
+/// softpipe bytes that read as NaN, which a bilinear tap's weight of 0 does not
+/// cancel.
+@Suite("GPU: no texel read before it is written")
+struct UnwrittenTexelTests {
+  /// A backend of its own whose new textures hold NaN, its pool emptied before
+  /// each render so that every texture is new.
+  static func render(_ prepared: [PreparedRender]) throws -> [RGBAImage] {
+    TestGPU.ownBackends.lock()
+    defer { TestGPU.ownBackends.unlock() }
+    let backend = try GLESBackend(poisoningNewTextures: true)
+    defer { backend.close() }
+    var timings = RenderTimings()
+    return try prepared.map {
+      try backend.trimPool(toBytes: 0)
+      return try RenderExecutor.execute($0.compiled, on: backend, timings: &timings)
+    }
+  }
+
+  @Test(
+    "the extension's parity cases on new NaN textures are within the parity bar of the CPU",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func extensionCases() throws {
+    let cases = ParityCase.all
+    let gpu = try Self.render(cases.map { try Renderer.prepare($0.effect, on: $0.image, depth: $0.depth) })
+    for (c, image) in zip(cases, gpu) {
+      let cpu = try TestBackend.cpu.render(c.effect, on: c.image, depth: c.depth)
+      ParityTests.bar.check(try ImageComparison(image, cpu), "on NaN textures: \(c.testDescription)")
+    }
+  }
+
+  @Test(
+    "the demo scenes on new NaN textures are within the scene parity bar of the CPU",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func scenes() throws {
+    let names = ["landmarks", "badges", "capsules", "material", "concentric", "signin", "hello", "blend", "union"]
+    let prepared = try names.map { name in
+      let (scene, images) = try DemoScenes.load(name)
+      return try Renderer.prepare(scene, images: images, depth: .eight)
+    }
+    let gpu = try Self.render(prepared)
+    let cpu = try Renderer(backend: .cpu)
+    var timings = RenderTimings()
+    for (name, (job, image)) in zip(names, zip(prepared, gpu)) {
+      let reference = try cpu.render(job, timings: &timings)
+      SceneRenderingTests.bar.check(try ImageComparison(image, reference), "on NaN textures: \(name)")
+    }
+  }
+}
+
 @Suite("GPU driver")
 struct GPUDriverTests {
   /// The Mesa driver `GALLIUM_DRIVER` names, nil when it is unset or empty.
