@@ -89,7 +89,7 @@ enum GlassImageDiff {
       attachments.append(.data(Data(difference), name: "difference.png"))
       do {
         let path = try ArtifactFolder.writeDifference(difference)
-        message += "\nDifference image (each channel's difference x16, black where equal): \(path)"
+        message += "\nDifference image (\(ImageComparison.differenceImageDescription)): \(path)"
       } catch {
         message += "\nThe difference image could not be written: \(error)"
       }

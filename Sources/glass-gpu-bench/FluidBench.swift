@@ -30,8 +30,9 @@ struct FluidBench: ParsableCommand {
       Assets/scenes/morph.json: the photo, and in a container of spacing 40 a
       pencil that an eraser grows out of (matched geometry), collapsed to expanded
       over a 2 s ease-in-out (longer when --frames / --fps is). Its first --frames
-      frames at --fps go through a BatchRenderer as glass-gpu animate sends them
-      (PNGs encoded off the render thread, into a temporary folder), against as
+      frames at --fps go through a BatchRenderer as jobs (PNGs encoded off the
+      render thread, into a temporary folder; glass-gpu animate renders them in
+      order with AnimationRenderer instead), against as
       many jobs of one static frame (the expanded state, the last frame) through
       the same BatchRenderer: the batch rate. Each run has a new BatchRenderer (image cache)
       on one warm renderer; the runs alternate, --repeats times each. Then what
@@ -70,7 +71,7 @@ struct FluidBench: ParsableCommand {
   @Option(help: "Batch runs of each kind (static, transition), alternating.")
   var repeats = 3
 
-  @Option(help: "Encoder threads of the batch (glass-gpu animate --jobs).")
+  @Option(help: "Encoder threads of the batch.")
   var jobs = ProcessInfo.processInfo.activeProcessorCount
 
   func validate() throws {
@@ -291,7 +292,7 @@ struct FluidBench: ParsableCommand {
         + "\(ParameterSpec.format(duration)) s ease-in-out at \(ParameterSpec.format(fps)) fps: "
         + "frames 0 to \(frames - 1) of \(count) (the last is the expanded state)")
 
-    // The frames, made up front as glass-gpu animate makes them.
+    // The frames, made up front (glass-gpu animate makes each when it renders it).
     let interpolateStart = DispatchTime.now().uptimeNanoseconds
     let transitionFrames = try (0..<frames).map { try scene.frame(at: Double($0) / fps, of: transition) }
     let interpolateMs = Double(DispatchTime.now().uptimeNanoseconds - interpolateStart) / 1e6
@@ -299,7 +300,7 @@ struct FluidBench: ParsableCommand {
     let staticFrames = Array(repeating: staticFrame, count: frames)
     print(
       String(
-        format: "scene interpolation (frame(at:of:)), before the batch as in animate: %.2f ms for %d frames, "
+        format: "scene interpolation (frame(at:of:)), before the batch: %.2f ms for %d frames, "
           + "%.3f ms each", interpolateMs, frames, interpolateMs / Double(frames)))
 
     // Prepare on one thread, each kind with its own image cache warmed by one

@@ -21,8 +21,14 @@ struct TextBench: ParsableCommand {
       A third row renders the text with a word changed every time, so its layouts
       and masks are made anew (text masks are cached by content; glyphs stay cached).
 
+      With --long-words, times instead the layout of one word of 1,000, 10,000 and
+      20,000 characters (Latin, then Arabic, the limit of a text), wrapped at 300 pt
+      in 3 lines and with no line limit: the cost of wrapping, which grows about
+      linearly with the word (milliseconds per 1,000 characters stay about level).
+
       Example:
         glass-gpu-bench text
+        glass-gpu-bench text --long-words
       """)
 
   @Option var warmup = 3
@@ -31,6 +37,8 @@ struct TextBench: ParsableCommand {
   var backend: String = "both"
   @Option(help: "Also write the render with text to this PNG (from the last backend timed).")
   var output: String?
+  @Flag(help: "Time the layout of long words (1,000 to 20,000 characters) instead of rendering.")
+  var longWords = false
 
   static let paragraph =
     "Liquid Glass bends the light behind it: near the rim the backdrop is pulled inward, "
@@ -110,7 +118,42 @@ struct TextBench: ParsableCommand {
     return count
   }
 
+  /// A word of `count` characters cycling through `letters`.
+  static func word(_ letters: String, _ count: Int) -> String {
+    let scalars = Array(letters.unicodeScalars)
+    return String(String.UnicodeScalarView((0..<count).map { scalars[$0 % scalars.count] }))
+  }
+
+  /// Times the layout of long words: the median of `runs` layouts (at least one).
+  func runLongWords() throws {
+    let font = Font.body
+    let face = try font.face()
+    print("glass-gpu-bench text --long-words: one word at \(Int(font.size)) pt in 300 pt, median of \(runs) layouts")
+    for (script, letters) in [("Latin", "abcdefghijklmnopqrstuvwxyz"), ("Arabic", "سلامعليكمبالعربية")] {
+      for lineLimit in [3, nil] as [Int?] {
+        for count in [1_000, 10_000, 20_000] {
+          let text = Self.word(letters, count)
+          var times: [Double] = []
+          var layout: TextLayout?
+          for _ in 0..<max(1, runs) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            layout = TextLayout(text, face: face, pixelSize: font.size, maxWidth: 300, lineLimit: lineLimit)
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+          }
+          let median = Stats(times).median
+          let limit = (lineLimit.map(String.init) ?? "none").padding(toLength: 4, withPad: " ", startingAt: 0)
+          print(
+            String(
+              format: "  %@ %6d characters, lineLimit %@ %9.2f ms  (%.3f ms per 1,000 characters, %d lines)",
+              script.padding(toLength: 6, withPad: " ", startingAt: 0) as NSString, count, limit as NSString, median,
+              median * 1000 / Double(count), layout?.lines.count ?? 0))
+        }
+      }
+    }
+  }
+
   func run() throws {
+    if longWords { return try runLongWords() }
     let images = ["photo.png": ProceduralImages.landscape(width: 1920, height: 1080)]
     let text = Self.scene(withText: true)
     let plain = Self.scene(withText: false)

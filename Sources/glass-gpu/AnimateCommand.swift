@@ -8,11 +8,18 @@ struct Animate: ParsableCommand {
     discussion: """
       Frame i is the scene at time i / fps seconds, from the first state (frame 0,
       exactly its static render) until the timing curve has settled (the last frame,
-      exactly the second state's); --hold and --round-trip make a loop for a preview. PNG frames go through the batch pipeline into
-      DIR/frame-0000.png, DIR/frame-0001.png, ...; --format apng writes one animated
-      PNG file (-o FILE.png) that browsers play and other viewers show as frame 0;
-      --format rgba writes raw 8-bit RGBA frames, one after another, to standard
-      output for ffmpeg. The scene format's "states" and "transition" are in
+      exactly the second state's); --hold and --round-trip make a loop for a preview.
+      The frame count is printed first; above 100000 frames (a spring whose bounce
+      is near -1 or 1 settles after hours) animate refuses: lower --fps, --hold or
+      the curve's duration or bounce. Both states are checked before the first frame.
+      PNG frames go into DIR/frame-0000.png, DIR/frame-0001.png, ...; frame files
+      of an earlier animation in DIR (frame-NNNN.png, never other files) are removed
+      first. --format apng writes one animated PNG file (-o FILE.png) that browsers
+      play and other viewers show as frame 0; --format rgba writes raw 8-bit RGBA
+      frames, one after another, to standard output for ffmpeg. Frames are rendered
+      one at a time, so memory does not grow with their number. The first frame that
+      cannot be written, or a SIGINT or SIGTERM, stops the run and leaves no frames
+      and no file. The scene format's "states" and "transition" are in
       docs/scene-format.md.
 
       Examples:
@@ -57,8 +64,10 @@ struct Animate: ParsableCommand {
   var quiet = false
 
   func validate() throws {
-    guard fps.isFinite && fps > 0 && fps <= 1000 else {
-      throw ValidationError("--fps is \(ParameterSpec.format(fps)); give frames per second above 0, at most 1000")
+    guard fps.isFinite && fps > 0 && fps <= AnimationRenderer.maximumFPS else {
+      throw ValidationError(
+        "--fps is \(ParameterSpec.format(fps)); give frames per second above 0, at most "
+          + ParameterSpec.format(AnimationRenderer.maximumFPS))
     }
     guard ["png", "apng", "rgba"].contains(format) else {
       throw ValidationError("--format is \(format); give png, apng or rgba")
@@ -72,173 +81,103 @@ struct Animate: ParsableCommand {
     if options.state != nil || options.time != nil {
       throw ValidationError("animate renders every frame of a transition; --state and --time are for render")
     }
-    guard hold.isFinite && hold >= 0 && hold <= 60 else {
-      throw ValidationError("--hold is \(ParameterSpec.format(hold)) s; give 0 to 60 seconds")
+    guard hold.isFinite && hold >= 0 && hold <= AnimationRenderer.maximumHoldSeconds else {
+      throw ValidationError(
+        "--hold is \(ParameterSpec.format(hold)) s; give 0 to "
+          + "\(ParameterSpec.format(AnimationRenderer.maximumHoldSeconds)) seconds")
     }
     guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs is \(jobs); give 1 to 64") }
     try checkCompression(compression)
   }
 
   func run() throws {
-    var frames: [Scene] = []
-    var directory = ""
-    try reportingErrors {
-      var file = try SceneFile(path: options.scene)
-      if let scale = options.scale { file.scene.scale = scale }
-      directory = file.directory
-      let transition = try options.naming { try options.transition(of: file.scene) }
-      frames = try options.naming { try self.frames(of: file.scene, transition) }
-      try options.naming {
-        try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: options.maxPixels, what: "the canvas")
-      }
-    }
+    // Before anything is opened: with standard output closed, the next file opened
+    // would take its place and the frames would go into it.
     if format == "rgba" {
-      try writeRawFrames(frames, directory: directory)
-    } else if format == "apng" {
-      try writeAnimatedPNG(frames, directory: directory)
-    } else {
-      try writePNGFrames(frames, directory: directory)
+      try reportingErrors {
+        if fcntl(STDOUT_FILENO, F_GETFL) < 0 {
+          throw GlassError(
+            .outputFailure, "cannot write standard output: it is closed; pipe it into a program such as ffmpeg")
+        }
+        if isatty(STDOUT_FILENO) == 1 {
+          throw GlassError(
+            .invalidParameter, "--format rgba writes binary frames; pipe them into a program such as ffmpeg")
+        }
+      }
     }
+    var animation: AnimationRenderer?
+    do {
+      try reportingErrors {
+        var file = try SceneFile(path: options.scene)
+        if let scale = options.scale {
+          file.scene.scale = scale
+          do {
+            try file.scene.validate()
+          } catch let error as GlassError {
+            throw file.locate(error.rephrased("at --scale \(scale), \(error.message)"))
+          }
+        }
+        let transition = try options.naming { try options.transition(of: file.scene) }
+        let made = try AnimationRenderer(
+          file: file, transition: transition,
+          options: AnimationRenderer.Options(
+            fps: fps, holdSeconds: hold, roundTrip: roundTrip, maxPixels: options.maxPixels))
+        animation = made
+        try render(made)
+      }
+    } catch {
+      if let signal = PNGCodec.OutputFile.stopSignal { stopped(by: signal, animation) }
+      throw error
+    }
+    if let signal = PNGCodec.OutputFile.stopSignal { stopped(by: signal, animation) }
   }
 
-  /// The frames: the first state held, the transition, the second state held,
-  /// and with --round-trip the way back and the first state held again.
-  private func frames(of scene: Scene, _ transition: SceneTransition) throws -> [Scene] {
-    func run(_ transition: SceneTransition) throws -> [Scene] {
-      try (0..<Scene.frameCount(of: transition, fps: fps)).map { try scene.frame(at: Double($0) / fps, of: transition) }
-    }
-    let held = Int((hold * fps).rounded())
-    let there = try run(transition)
-    var frames = Array(repeating: there[0], count: held) + there
-    frames += Array(repeating: there[there.count - 1], count: held)
-    if roundTrip {
-      var back = transition
-      (back.from, back.to) = (transition.to, transition.from)
-      let returning = try run(back)
-      // The way back starts on the frame the way there ended with.
-      frames += returning.dropFirst() + Array(repeating: returning[returning.count - 1], count: held)
-    }
-    return frames
-  }
-
-  /// PNG frames through the batch pipeline.
-  private func writePNGFrames(_ frames: [Scene], directory: String) throws {
-    guard let output else { return }
-    var batchOptions = BatchOptions()
-    batchOptions.backend = backend
-    batchOptions.jobs = jobs
-    batchOptions.compression = compression
-    batchOptions.maxPixels = options.maxPixels
-    PNGCodec.OutputFile.deferStops(true)
-    var started: BatchRenderer?
-    try reportingErrors {
-      try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-      started = try BatchRenderer(options: batchOptions)
-    }
-    guard let batch = started else { return }
-    defer { batch.renderer.close() }
-    if let reason = batch.renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
-    let jobs = frames.enumerated().map { index, scene in
-      let name = String(format: "frame-%04d.png", index)
-      return BatchEntry.job(
-        BatchJob(
-          id: "\(options.scene) frame \(index)", scene: .scene(scene, directory: directory),
-          output: (output as NSString).appendingPathComponent(name)))
-    }
-    let summary = batch.run(jobs) { result in
-      if result.status == .failed, let error = result.error { report(error.description) }
-    }
-    if let signal = summary.stoppedBySignal { PNGCodec.OutputFile.end(bySignal: signal) }
+  /// Renders the frames in the format asked for, with a line before and after.
+  private func render(_ animation: AnimationRenderer) throws {
+    let size = animation.pixelSize
+    let rate = "\(ParameterSpec.format(fps)) fps"
+    // Both states before the count: a scene that fails prints its error alone.
+    try animation.check()
     if !quiet {
-      let size = frames.first?.pixelSize ?? PixelSize(width: 0, height: 0)
-      let rate = summary.wallSeconds > 0 ? Double(summary.rendered) / summary.wallSeconds : 0
-      report(
-        "\(summary.rendered) of \(frames.count) frames (\(size.width)x\(size.height), "
-          + "\(ParameterSpec.format(fps)) fps) in \(output), "
-          + String(
-            format: "%.2f s, %.2f frames/s on the %@ backend", summary.wallSeconds, rate, batch.renderer.backendName)
-      )
+      report("\(count(animation.frameCount, "frame")) of \(size.width)x\(size.height) at \(rate)")
     }
-    if summary.failed > 0 { throw ExitCode(1) }
-  }
-
-  /// Raw RGBA frames on standard output.
-  private func writeRawFrames(_ frames: [Scene], directory: String) throws {
-    try reportingErrors {
-      if isatty(STDOUT_FILENO) == 1 {
-        throw GlassError(
-          .invalidParameter, "--format rgba writes binary frames; pipe them into a program such as ffmpeg")
-      }
-      try renderInOrder(frames, directory: directory) { _, image in
-        guard case .eight(let bytes) = image.samples else { return }
-        bytes.withUnsafeBytes { FileHandle.standardOutput.write(Data($0)) }
-      }
-      if !quiet {
-        let size = frames[0].pixelSize
-        report(
-          "\(frames.count) raw RGBA frames of \(size.width)x\(size.height) at \(ParameterSpec.format(fps)) fps; "
-            + "read them with ffmpeg -f rawvideo -pix_fmt rgba -s \(size.width)x\(size.height) "
-            + "-r \(ParameterSpec.format(fps)) -i -")
-      }
-    }
-  }
-
-  /// One animated PNG, written whole once every frame is in (nothing on failure).
-  private func writeAnimatedPNG(_ frames: [Scene], directory: String) throws {
-    guard let output else { return }
-    try reportingErrors {
-      let file = try PNGCodec.OutputFile(path: output)
-      try file.checkDistinct(from: [options.scene])
-      var animation = try AnimatedPNG(size: frames[0].pixelSize, frameCount: frames.count, fps: fps)
-      let start = Date()
-      try renderInOrder(frames, directory: directory) { _, image in
-        try animation.append(image, compression: compression)
-      }
-      let bytes = animation.finished()
-      try file.write(encoded: bytes)
-      if !quiet {
-        let size = frames[0].pixelSize
-        report(
-          "\(frames.count) frames (\(size.width)x\(size.height), \(ParameterSpec.format(fps)) fps) in \(output), "
-            + "\(bytes.count >> 10) KiB, "
-            + String(format: "%.2f s", Date().timeIntervalSince(start)))
-      }
-    }
-  }
-
-  /// Renders the frames in order, each prepared while the one before renders,
-  /// and hands each image to `body`, once per frame.
-  private func renderInOrder(
-    _ frames: [Scene], directory: String, _ body: (Int, RGBAImage) throws -> Void
-  ) throws {
+    // Until here a SIGINT or SIGTERM ends the process at once. From the first
+    // frame on, the first one stops at the next frame, what was written is removed
+    // and the process ends by the signal (a second one ends it at once).
+    PNGCodec.OutputFile.deferStops(true)
     let renderer = try Renderer(backend: backend)
     defer { renderer.close() }
     if let reason = renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
-    func prepare(_ scene: Scene) throws -> PreparedRender {
-      let file = SceneFile(scene: scene, directory: directory)
-      let images = try file.loadImages(maxPixels: options.maxPixels, cache: renderer.caches.images)
-      return try renderer.prepare(scene, images: images, maxPixels: options.maxPixels)
+    let place: String
+    let summary: AnimationRenderer.Summary
+    switch format {
+    case "rgba":
+      summary = try animation.writeRawFrames(on: renderer)
+      place =
+        "raw RGBA on standard output; read them with ffmpeg -f rawvideo -pix_fmt rgba "
+        + "-s \(size.width)x\(size.height) -r \(ParameterSpec.format(fps)) -i -"
+    case "apng":
+      guard let output else { return }
+      summary = try animation.writeAnimatedPNG(to: output, on: renderer, compression: compression)
+      place = "in \(output), \(summary.bytes >> 10) KiB"
+    default:
+      guard let output else { return }
+      summary = try animation.writePNGFrames(into: output, on: renderer, jobs: jobs, compression: compression)
+      place = "in \(output)"
     }
-    // A frame equal to the one before it (a held end) reuses its image.
-    var distinct: [(scene: Scene, count: Int)] = []
-    for frame in frames {
-      if let last = distinct.last, last.scene == frame {
-        distinct[distinct.count - 1].count += 1
-      } else {
-        distinct.append((frame, 1))
-      }
+    if !quiet {
+      let perSecond = summary.seconds > 0 ? Double(summary.rendered) / summary.seconds : 0
+      report(
+        "\(count(summary.frames, "frame")) (\(summary.rendered) distinct) \(place), "
+          + String(
+            format: "%.2f s, %.2f frames/s on the %@ backend", summary.seconds, perSecond, renderer.backendName))
     }
-    var index = 0
-    var pending = try options.naming { try renderer.submit(prepare(distinct[0].scene)) }
-    for (k, run) in distinct.enumerated() {
-      let next = k + 1 < distinct.count ? try options.naming { try prepare(distinct[k + 1].scene) } : nil
-      var timings = RenderTimings()
-      let image = try options.naming { try renderer.wait(pending, timings: &timings) }
-      if let next { pending = try renderer.submit(next) }
-      for _ in 0..<run.count {
-        try body(index, image)
-        index += 1
-      }
-    }
+  }
+
+  /// Ends the process by `signal`, with no frame left behind: the folder's frames
+  /// removed (an animated PNG's temporary goes with the signal).
+  private func stopped(by signal: Int32, _ animation: AnimationRenderer?) -> Never {
+    if format == "png", let output, let animation { try? animation.removeFrames(in: output, refusingInputs: false) }
+    PNGCodec.OutputFile.end(bySignal: signal)
   }
 }

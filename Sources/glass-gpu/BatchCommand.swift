@@ -25,8 +25,11 @@ struct Batch: ParsableCommand {
   @Argument(help: "Scene files, or folders whose *.json files are rendered to the same relative paths under -o.")
   var inputs: [String] = []
 
-  @Option(help: ArgumentHelp("A JSON Lines manifest, one job per line; - reads standard input.", valueName: "file"))
-  var manifest: String?
+  @Option(
+    help: ArgumentHelp(
+      "A JSON Lines manifest, one job per line; - reads standard input (one manifest; a pipe or FIFO is read as it "
+        + "arrives).", valueName: "file"))
+  var manifest: [String] = []
 
   @Option(name: .shortAndLong, help: ArgumentHelp("The folder outputs go to (made if missing).", valueName: "dir"))
   var output: String
@@ -38,13 +41,17 @@ struct Batch: ParsableCommand {
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
   @Option(
-    name: .customLong("report"), help: ArgumentHelp("Write one JSON line per job here as jobs end.", valueName: "file"))
+    name: .customLong("report"),
+    help: ArgumentHelp(
+      "Write one JSON line per job here as jobs end (not an input of the batch; a failed write exits 1).",
+      valueName: "file"))
   var reportPath: String?
 
-  @Flag(help: "Skip every job whose output exists (after an interrupted run).")
+  @Flag(help: "Skip every job whose output is a whole PNG already (after an interrupted run).")
   var resume = false
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Render only job k with k mod N = I (I from 0 to N-1): N processes cover the jobs once.", valueName: "I/N"))
   var shard: String?
@@ -75,9 +82,15 @@ struct Batch: ParsableCommand {
   var textCache: Int = CacheBudgets().textBytes >> 20
 
   func validate() throws {
-    guard !inputs.isEmpty || manifest != nil else {
+    guard !inputs.isEmpty || !manifest.isEmpty else {
       throw ValidationError("name scene files or folders, or a manifest with --manifest FILE (- for standard input)")
     }
+    guard manifest.count <= 1 else {
+      throw ValidationError(
+        "--manifest is given \(manifest.count) times (\(manifest.joined(separator: ", "))); give one manifest "
+          + "(join them first: cat a.jsonl b.jsonl | glass-gpu batch --manifest - ...)")
+    }
+    if let reportPath, reportPath.isEmpty { throw ValidationError("--report is empty; name the report's file") }
     guard !output.isEmpty else { throw ValidationError("-o is empty; name the folder outputs go to") }
     var info = stat()
     if stat(output, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
@@ -119,25 +132,39 @@ struct Batch: ParsableCommand {
     // Stop requests end the run between jobs, not in the middle of one.
     PNGCodec.OutputFile.deferStops(true)
     var fileJobs: [BatchJob] = []
+    var manifestJobs: BatchManifest?
+    var total: Int?
     try reportingErrors {
-      try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
+      try FilePaths.makeFolders(output, what: "the output folder")
       fileJobs = try inputs.flatMap { try BatchJob.jobs(forInput: $0, outputDirectory: output) }
+      total = fileJobs.count
+      switch manifest.first {
+      case nil: break
+      case "-":
+        if StandardInput.wasClosed {
+          throw GlassError(
+            .fileUnreadable,
+            "standard input is closed; pipe the manifest in (generate | glass-gpu batch --manifest - ...) or name a "
+              + "file with --manifest FILE")
+        }
+        manifestJobs = try BatchManifest.standardInput(outputDirectory: output)
+        total = nil
+      case let path?:
+        // Counted first only when it is a regular file: a pipe is read once, as it streams.
+        let count = BatchManifest.countJobs(path: path)
+        manifestJobs = try BatchManifest(path: path, outputDirectory: output)
+        total = count.map { fileJobs.count + $0 }
+      }
     }
-    let manifestJobs: BatchManifest?
-    var total: Int? = fileJobs.count
-    switch manifest {
-    case nil: manifestJobs = nil
-    case "-":
-      manifestJobs = BatchManifest.standardInput(outputDirectory: output)
-      total = nil
-    case let path?:
-      var opened: BatchManifest?
-      try reportingErrors { opened = try BatchManifest(path: path, outputDirectory: output) }
-      manifestJobs = opened
-      total = BatchManifest.countJobs(path: path).map { fileJobs.count + $0 }
-    }
-    if let shard = options.shard, let all = total {
-      total = (all - shard.index + shard.count - 1) / shard.count
+    if let shard = options.shard, let all = total { total = shard.jobs(of: all) }
+    // The files of the run that no job may write over: the manifest and the report.
+    let namedManifest = manifest.first.flatMap { $0 == "-" ? nil : $0 }
+    options.protectedFiles = (namedManifest.map { [$0] } ?? []) + (reportPath.map { [$0] } ?? [])
+    var reportFile: ReportFile?
+    try reportingErrors {
+      reportFile = try reportPath.map {
+        try ReportFile(path: $0, inputs: (namedManifest.map { [$0] } ?? []) + fileJobs.compactMap(\.scenePath))
+      }
     }
 
     var started: BatchRenderer?
@@ -146,20 +173,13 @@ struct Batch: ParsableCommand {
     defer { batch.renderer.close() }
     if let reason = batch.renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
 
-    let reportFile = try reportPath.map { path in
-      guard let file = fopen(path, "w") else {
-        report("cannot write the report \(path): \(String(cString: strerror(errno))); name a file you can write")
-        throw ExitCode(1)
-      }
-      return file
-    }
     let progress = Progress(total: total, quiet: quiet)
     let listed = AnySequence(fileJobs.map { BatchEntry.job($0) })
     let entries = manifestJobs.map { AnySequence([listed, AnySequence($0)].joined()) } ?? listed
     let summary = batch.run(entries) { result in
-      if let reportFile {
-        fputs(result.reportLine + "\n", reportFile)
-        fflush(reportFile)
+      if let reportFile, let failure = reportFile.write(result.reportLine + "\n") {
+        progress.clearLine()
+        report(failure)
       }
       if result.status == .failed, let error = result.error {
         progress.clearLine()
@@ -169,13 +189,94 @@ struct Batch: ParsableCommand {
     }
     if let reportFile {
       // The last line: what each cache holds and has done (docs/batch-format.md).
-      fputs("{\"caches\":\(CacheStats.json(summary.caches))}\n", reportFile)
-      fclose(reportFile)
+      if let failure = reportFile.write("{\"caches\":\(CacheStats.json(summary.caches))}\n") { report(failure) }
+      if let failure = reportFile.close() { report(failure) }
     }
     progress.finish(summary, backend: batch.renderer.backendName)
     batch.renderer.close()
     if let signal = summary.stoppedBySignal { PNGCodec.OutputFile.end(bySignal: signal) }
-    if summary.failed > 0 { throw ExitCode(1) }
+    if summary.failed > 0 || reportFile?.failed == true { throw ExitCode(1) }
+  }
+}
+
+/// The batch's report: opened without truncating, checked not to be an input of
+/// the batch, then emptied and written line by line as jobs end. A regular file is
+/// written from its start; a device or FIFO (`/dev/stdout`) in place. The first
+/// failed write is reported once; later lines are not attempted.
+final class ReportFile {
+  let path: String
+  private var descriptor: Int32
+  private(set) var failed = false
+
+  init(path: String, inputs: [String]) throws {
+    if let problem = FilePaths.problem(with: path) {
+      throw GlassError(.outputFailure, "cannot write the report: \(problem)")
+    }
+    self.path = path
+    descriptor = open(path, O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else {
+      let code = errno
+      let reason =
+        code == EISDIR
+        ? "it is a folder; name a file"
+        : FilePaths.reason(code, folder: (path as NSString).deletingLastPathComponent)
+      throw GlassError(.outputFailure, "cannot write the report \(path): \(reason)")
+    }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0 else {
+      Glibc.close(descriptor)
+      throw GlassError(.outputFailure, "cannot write the report \(path): \(String(cString: strerror(errno)))")
+    }
+    for input in inputs {
+      var other = stat()
+      guard stat(input, &other) == 0, other.st_dev == info.st_dev, other.st_ino == info.st_ino else { continue }
+      Glibc.close(descriptor)
+      let what = input == path ? "it is an input of this batch" : "it is the same file as the input \(input)"
+      throw GlassError(.outputFailure, "cannot write the report \(path): \(what); name another report file")
+    }
+    switch info.st_mode & S_IFMT {
+    case S_IFREG:
+      guard ftruncate(descriptor, 0) == 0 else {
+        let reason = String(cString: strerror(errno))
+        Glibc.close(descriptor)
+        throw GlassError(.outputFailure, "cannot write the report \(path): \(reason)")
+      }
+    case S_IFCHR, S_IFIFO: break
+    default:
+      Glibc.close(descriptor)
+      throw GlassError(.outputFailure, "cannot write the report \(path): it is not a file; name a file")
+    }
+  }
+
+  /// Writes `text`; returns the message to print when this write failed (once).
+  func write(_ text: String) -> String? {
+    guard !failed, descriptor >= 0 else { return nil }
+    let bytes = Array(text.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeBytes { buffer in
+        buffer.baseAddress.map { Glibc.write(descriptor, $0 + offset, buffer.count - offset) } ?? 0
+      }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { return fail(written < 0 ? errno : ENOSPC) }
+      offset += written
+    }
+    return nil
+  }
+
+  /// Closes the file; returns the message to print when that failed.
+  func close() -> String? {
+    guard descriptor >= 0 else { return nil }
+    let result = Glibc.close(descriptor)
+    descriptor = -1
+    if result != 0 && !failed { return fail(errno) }
+    return nil
+  }
+
+  private func fail(_ code: Int32) -> String {
+    failed = true
+    let fix = code == ENOSPC || code == EDQUOT ? "free some space or name another file" : "name a file you can write"
+    return "cannot write the report \(path): \(String(cString: strerror(code))); \(fix); the report is incomplete"
   }
 }
 

@@ -22,6 +22,7 @@ struct GlassGPU: ParsableCommand {
 
   /// Installs the signal handlers that remove temporary outputs, then runs the command.
   static func main() {
+    StandardInput.guardIfClosed()
     PNGCodec.OutputFile.installSignalCleanup()
     PeakMemory.reportAtExitIfAsked()
     main(nil)
@@ -29,6 +30,25 @@ struct GlassGPU: ParsableCommand {
 }
 
 extension BackendChoice: ExpressibleByArgument {}
+
+/// Standard input as the process found it.
+enum StandardInput {
+  /// True when the process started with standard input closed (`<&-`).
+  nonisolated(unsafe) static var wasClosed = false
+
+  /// Notes a closed standard input and puts `/dev/null` in its place, before
+  /// anything is opened: otherwise the first file opened would become descriptor
+  /// 0 and `--manifest -` would read it.
+  static func guardIfClosed() {
+    guard fcntl(STDIN_FILENO, F_GETFD) == -1 else { return }
+    wasClosed = true
+    let null = open("/dev/null", O_RDONLY)
+    if null > STDIN_FILENO {
+      _ = dup2(null, STDIN_FILENO)
+      close(null)
+    }
+  }
+}
 
 /// `--depth`: 8 or 16 bits per channel.
 func checkDepth(_ depth: Int) throws {
@@ -44,6 +64,16 @@ func checkCompression(_ compression: Int) throws {
 func checkMaxPixels(_ maxPixels: Int) throws {
   guard maxPixels > 0 && maxPixels <= PNGCodec.maximumMaxPixels else {
     throw ValidationError("--max-pixels is \(maxPixels); give 1 to \(PNGCodec.maximumMaxPixels)")
+  }
+}
+
+/// `--max-diff` (0 or more) and `--max-share` (a percentage).
+func checkLimits(maxDiff: Double?, maxShare: Double?) throws {
+  if let maxDiff, !(maxDiff >= 0) || !maxDiff.isFinite {
+    throw ValidationError("--max-diff is \(maxDiff); give 0 or more (in 1/255 steps)")
+  }
+  if let maxShare, !(0...100).contains(maxShare) {
+    throw ValidationError("--max-share is \(maxShare); give a percentage from 0 to 100")
   }
 }
 
@@ -217,7 +247,7 @@ struct Compare: ParsableCommand {
   @Argument(help: "The second PNG.")
   var second: String
 
-  @Option(help: "Write a picture of the differences here (each channel's difference x16, black where equal).")
+  @Option(help: "Write a picture of the differences here (\(ImageComparison.differenceImageDescription)).")
   var diff: String?
 
   @Option(help: ArgumentHelp("Fail when any channel differs by more than N/255.", valueName: "N"))
@@ -236,6 +266,7 @@ struct Compare: ParsableCommand {
 
   func validate() throws {
     try checkMaxPixels(maxPixels)
+    try checkLimits(maxDiff: maxDiff, maxShare: maxShare)
   }
 
   func run() throws {

@@ -13,20 +13,28 @@ struct Goldens: ParsableCommand {
       compares each render with its reference, as `glass-gpu compare` does: exact by
       default, or within --max-diff and --max-share. A render that passes is
       removed; a failure keeps its render and a difference image (each channel's
-      difference x16, black where equal) in --artifacts, and both paths are printed
-      and put in the report. A missing reference fails unless --record asks for it.
-      Record references with the CPU backend (the default): it renders the same
-      bytes on every machine, whatever the thread count; the GPU's output varies a
-      little with the driver (check it with --backend gpu and a tolerance, e.g.
-      --max-diff 2 --max-share 0.1).
+      difference x16, at least 64 where there is any, black where equal) in the
+      artifacts folder, and both paths are printed and put in the report. Without
+      --artifacts (or $SNAPSHOT_ARTIFACTS) the artifacts go to a new private folder
+      of this run (glass-gpu-goldens-XXXXXX in the temporary folder, mode 0700),
+      named in the summary and removed when nothing is kept in it; links found in
+      an artifacts folder are never followed. A missing reference fails unless
+      --record asks for it. Record references with the CPU backend (the default):
+      it renders the same bytes on every machine, whatever the thread count; the
+      GPU's output varies a little with the driver (check it with --backend gpu and
+      a tolerance, e.g. --max-diff 2 --max-share 0.1).
 
       Exit status: 0 when every scene passed; 1 when any differs beyond the
       tolerance, has no reference, or could not be checked (a bad scene, an
-      unreadable reference; each named with its file and the fix); 2 when
-      references were recorded and nothing failed (a recording is never a pass:
-      look at the new files and run again); 64 for a bad command line. The JUnit
-      report (--junit) is written whatever the outcome, to a temporary name renamed
-      at the end, so it is never left half-written.
+      unreadable reference; each named with its file and the fix), or when the
+      check could not start (a missing references folder, an unreadable manifest,
+      no scenes); 2 when references were recorded and nothing failed (a recording
+      is never a pass: look at the new files and run again); 64 for a bad command
+      line. Once the command line is valid, the JUnit report (--junit) is written
+      whatever the outcome (a check that could not start is one case with an
+      error), to a temporary name renamed at the end, so it is never left
+      half-written; it is not written when its path cannot be written or names an
+      input of the check (a scene, a reference, the manifest).
 
       Examples:
         glass-gpu goldens Assets/scenes --references Tests/references --junit out/goldens.xml
@@ -41,17 +49,17 @@ struct Goldens: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "A JSON Lines batch manifest; each line's \"output\" names its reference under --references.",
+      "A JSON Lines batch manifest; each line's \"output\" names its reference under --references (one manifest).",
       valueName: "file"))
-  var manifest: String?
+  var manifest: [String] = []
 
   @Option(help: ArgumentHelp("The folder of reference PNGs.", valueName: "dir"))
   var references: String
 
   @Option(
     help: ArgumentHelp(
-      "Where failures' renders and difference images go (default: $SNAPSHOT_ARTIFACTS, else glass-gpu-goldens in the "
-        + "temporary folder).", valueName: "dir"))
+      "Where failures' renders and difference images go (default: $SNAPSHOT_ARTIFACTS, else a new private folder "
+        + "in the temporary folder, named in the summary).", valueName: "dir"))
   var artifacts: String?
 
   @Option(help: ArgumentHelp("Write a JUnit XML report here (for CI test reports).", valueName: "file"))
@@ -89,25 +97,22 @@ struct Goldens: ParsableCommand {
   @Flag(help: "Keep every scene's render in --artifacts, passes too (by default only failures keep theirs).")
   var keepRenders = false
 
-  @Flag(help: "Print only failures and the summary.")
+  @Flag(help: "Print only failures, errors and the summary (no passes, no recordings).")
   var quiet = false
 
   func validate() throws {
-    guard !inputs.isEmpty || manifest != nil else {
+    guard !inputs.isEmpty || !manifest.isEmpty else {
       throw ValidationError("name scene files or folders, or a manifest with --manifest FILE")
     }
-    guard manifest != "-" else {
+    guard manifest.count <= 1 else {
+      throw ValidationError(
+        "--manifest is given \(manifest.count) times (\(manifest.joined(separator: ", "))); give one manifest "
+          + "(join them first: cat a.jsonl b.jsonl > all.jsonl)")
+    }
+    guard manifest.first != "-" else {
       throw ValidationError("--manifest - (standard input) is not read here; name a manifest file")
     }
     guard !references.isEmpty else { throw ValidationError("--references is empty; name the folder of reference PNGs") }
-    var info = stat()
-    if stat(references, &info) == 0, info.st_mode & S_IFMT != S_IFDIR {
-      throw ValidationError("--references \(references) is not a folder; name the folder of reference PNGs")
-    }
-    if record == .never && stat(references, &info) != 0 {
-      throw ValidationError(
-        "the references folder \(references) does not exist; record the references first with --record missing")
-    }
     guard maxDiff >= 0 else { throw ValidationError("--max-diff is \(maxDiff); give 0 or more (in 1/255 steps)") }
     if let maxShare, !(0...100).contains(maxShare) {
       throw ValidationError("--max-share is \(maxShare); give a percentage from 0 to 100")
@@ -119,64 +124,137 @@ struct Goldens: ParsableCommand {
     }
     try checkMaxPixels(maxPixels)
     if let junit, junit.isEmpty { throw ValidationError("--junit is empty; name the report's file") }
+    if let artifacts, artifacts.isEmpty { throw ValidationError("--artifacts is empty; name a folder") }
+  }
+
+  /// Checks of the references folder that need the file system (after the
+  /// command line: their failures go into the JUnit report).
+  private func checkReferencesFolder() throws {
+    var info = stat()
+    if stat(references, &info) == 0 {
+      guard info.st_mode & S_IFMT == S_IFDIR else {
+        throw GlassError(
+          .fileUnreadable, "--references \(references) is not a folder; name the folder of reference PNGs")
+      }
+    } else if errno == ENOENT {
+      if record == .never {
+        throw GlassError(
+          .fileUnreadable,
+          "the references folder \(references) does not exist; record the references first with --record missing")
+      }
+    } else {
+      throw GlassError(
+        .fileUnreadable,
+        "cannot look at the references folder \(references): \(String(cString: strerror(errno))); check its "
+          + "permissions")
+    }
   }
 
   func run() throws {
-    let artifactsFolder =
-      artifacts
-      ?? ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
-      ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("glass-gpu-goldens")
-    var options = GoldenCheckOptions(references: references, artifacts: artifactsFolder)
-    options.limits = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare)
-    options.record = record
-    options.keepRenders = keepRenders
-    options.batch.backend = backend
-    options.batch.scale = scale
-    options.batch.jobs = jobs
-    options.batch.cpuThreads = cpuThreads
-    options.batch.maxPixels = maxPixels
-
     PNGCodec.OutputFile.deferStops(true)
+    // The report's file first: a path that cannot be written fails before any render.
+    var report: PNGCodec.OutputFile?
+    try reportingErrors { report = try junit.map { try PNGCodec.OutputFile(path: $0) } }
+    // From here on, every outcome is written to the report.
+    let given =
+      artifacts ?? ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"].flatMap { $0.isEmpty ? nil : $0 }
+    var artifactsFolder = given ?? ""
     var check: GoldenCheck?
     var entries: [AnySequence<BatchEntry>] = []
-    var report: PNGCodec.OutputFile?
-    try reportingErrors {
-      // The report's file first: a path that cannot be written fails before any render.
-      report = try junit.map { try PNGCodec.OutputFile(path: $0) }
-      try FileManager.default.createDirectory(atPath: artifactsFolder, withIntermediateDirectories: true)
+    var inputFiles = manifest
+    do {
+      try checkReferencesFolder()
+      if let given {
+        try FilePaths.makeFolders(given, what: "the artifacts folder")
+      } else {
+        artifactsFolder = try FilePaths.makePrivateFolder(named: "glass-gpu-goldens")
+      }
+      var options = GoldenCheckOptions(references: references, artifacts: artifactsFolder)
+      options.limits = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare)
+      options.record = record
+      options.keepRenders = keepRenders
+      options.batch.backend = backend
+      options.batch.scale = scale
+      options.batch.jobs = jobs
+      options.batch.cpuThreads = cpuThreads
+      options.batch.maxPixels = maxPixels
+      options.batch.protectedFiles = manifest + (junit.map { [$0] } ?? [])
       let made = try GoldenCheck(options: options)
       check = made
       if let reason = made.batch.renderer.fallbackReason { glassReport("no GPU, rendering on the CPU (\(reason))") }
-      entries.append(AnySequence(try made.jobs(forInputs: inputs).map { BatchEntry.job($0) }))
-      if let manifest { entries.append(AnySequence(try made.manifest(path: manifest))) }
+      let jobs = try made.jobs(forInputs: inputs)
+      inputFiles += jobs.compactMap(\.scenePath)
+      do {
+        try report?.checkDistinct(from: inputFiles, naming: "the JUnit report")
+      } catch {
+        report = nil  // never written over the input it names
+        throw error
+      }
+      entries.append(AnySequence(jobs.map { BatchEntry.job($0) }))
+      if let manifest = manifest.first { entries.append(AnySequence(try made.manifest(path: manifest))) }
+    } catch let error as GlassError {
+      check?.batch.renderer.close()
+      removeIfEmpty(given == nil ? artifactsFolder : nil)
+      try endBeforeChecking(error, report: report)
     }
     guard let check else { return }
     defer { check.batch.renderer.close() }
     let result = check.run(entries.joined()) { item in
       switch item.status {
       case .passed: if !quiet { print("pass    \(item.name)") }
-      case .recorded: print("record  \(item.name): \(item.message ?? "")")
+      case .recorded: if !quiet { print("record  \(item.name): \(item.message ?? "")") }
       case .failed: print("FAIL    \(item.name): \(item.message ?? "")")
       case .error: print("ERROR   \(item.name): \(item.message ?? "")")
       }
     }
-    try reportingErrors {
-      if let report { try report.write(encoded: Array(result.junitXML().utf8)) }
-      guard !result.cases.isEmpty else {
-        throw GlassError(
+    check.batch.renderer.close()
+    guard !result.cases.isEmpty else {
+      removeIfEmpty(given == nil ? artifactsFolder : nil)
+      try endBeforeChecking(
+        GlassError(
           .fileUnreadable,
-          "found no scenes in \((inputs + (manifest.map { [$0] } ?? [])).joined(separator: ", ")); "
-            + "name scene files, folders with *.json scene files, or a manifest with jobs")
+          "found no scenes in \((inputs + manifest).joined(separator: ", ")); "
+            + "name scene files, folders with *.json scene files, or a manifest with jobs"), report: report)
+    }
+    try reportingErrors {
+      if let report {
+        try report.checkDistinct(
+          from: inputFiles + result.cases.flatMap { [$0.scene, $0.reference].compactMap { $0 } },
+          naming: "the JUnit report")
+        try report.write(encoded: Array(result.junitXML().utf8))
       }
     }
+    let kept = given == nil ? !removeIfEmpty(artifactsFolder) : true
+    let failed = result.count(.failed) + result.count(.error) > 0
     print(
       "goldens: \(result.cases.count) scenes, \(result.count(.passed)) passed, \(result.count(.failed)) failed, "
         + "\(result.count(.error)) errors, \(result.count(.recorded)) recorded in "
         + String(format: "%.1f s (%@)", result.wallSeconds, result.backend)
-        + (result.count(.failed) + result.count(.error) > 0 ? "; failures' images in \(artifactsFolder)" : ""))
-    check.batch.renderer.close()
+        + (failed && kept ? "; failures' images in \(artifactsFolder)" : "")
+        + (!failed && kept && keepRenders ? "; renders in \(artifactsFolder)" : ""))
     if let signal = PNGCodec.OutputFile.stopSignal { PNGCodec.OutputFile.end(bySignal: signal) }
     if result.exitStatus != 0 { throw ExitCode(result.exitStatus) }
+  }
+
+  /// Prints `error`, writes it to the JUnit report as the one case, and exits 1.
+  private func endBeforeChecking(_ error: GlassError, report: PNGCodec.OutputFile?) throws -> Never {
+    glassReport(error.description)
+    if let report {
+      do {
+        try report.write(encoded: Array(GoldenReport.setupFailure(error).junitXML().utf8))
+      } catch let failure as GlassError {
+        glassReport(failure.description)
+      }
+    }
+    throw ExitCode(1)
+  }
+
+  /// Removes the private artifacts folder `folder` when nothing was kept in it
+  /// (its empty subfolders included); true when it is gone.
+  @discardableResult
+  private func removeIfEmpty(_ folder: String?) -> Bool {
+    guard let folder, !folder.isEmpty else { return false }
+    return FilePaths.removeEmptyFolders(folder)
   }
 
   private func glassReport(_ message: String) { report(message) }

@@ -49,6 +49,15 @@ struct SceneOptions: ParsableArguments {
   func transition(of scene: Scene) throws -> SceneTransition {
     var transition = scene.transition
     if let from, let to {
+      // Named by the option the user wrote, not by the scene's "transition".
+      for (option, name) in [("--from", from), ("--to", to)] where !scene.states.contains(where: { $0.name == name }) {
+        let known = scene.states.map(\.name)
+        let shown = name.count > 64 ? String(name.prefix(64)) + "…" : name
+        throw GlassError(
+          .invalidParameter,
+          "\(option): no state \"\(shown)\"; "
+            + (known.isEmpty ? "the scene has no states" : "its states are \(known.joined(separator: ", "))"))
+      }
       transition = SceneTransition(from: from, to: to, animation: scene.transition?.animation ?? .default)
     }
     guard var transition else {
@@ -180,7 +189,9 @@ struct Validate: ParsableCommand {
     abstract: "Check a scene file and the images it names, without rendering.",
     discussion: """
       Prints the canvas size in pixels and the layer count, or one error line naming
-      the JSON path and exits 1.
+      the JSON path and exits 1. Every state of a scene with states is checked as
+      render --state checks it, and its transition (or --from and --to) as animate
+      checks it: a scene validate accepts renders and animates.
 
       Example:
         glass-gpu validate Assets/scenes/badges.json
@@ -192,11 +203,26 @@ struct Validate: ParsableCommand {
     try reportingErrors {
       let (file, prepared) = try options.prepare(depth: .eight)
       let scene = file.scene
+      // What animate and render --state check: every state as its own scene, and
+      // the transition (the scene's own pairs already, or --from and --to).
+      var states = ""
+      if options.state == nil && options.time == nil {
+        var whole = try SceneFile(path: options.scene)
+        if let scale = options.scale { whole.scene.scale = scale }
+        for state in whole.scene.states {
+          _ = try whole.prepareState(state.name, maxPixels: options.maxPixels)
+        }
+        if options.from != nil || options.animation != nil {
+          let transition = try options.naming { try options.transition(of: whole.scene) }
+          try options.naming { try whole.scene.checkTransition(transition) }
+        }
+        if !whole.scene.states.isEmpty { states = ", \(count(whole.scene.states.count, "state")) checked" }
+      }
       let points = "\(ParameterSpec.format(scene.size.width))x\(ParameterSpec.format(scene.size.height)) pt"
       print(
         "\(options.scene): valid, \(scene.pixelSize) pixels (\(points) at \(scene.scale)x), "
           + "\(count(scene.layers.count, "layer")), \(count(Set(scene.imageReferences.map(\.path)).count, "image")), "
-          + "\(count(prepared.passCount, "pass")), \(workingMemory(prepared.workingBytes)) of working memory")
+          + "\(count(prepared.passCount, "pass")), \(workingMemory(prepared.workingBytes)) of working memory\(states)")
     }
   }
 }
@@ -229,12 +255,19 @@ struct Parity: ParsableCommand {
   )
   var maxShare: Double = 0.1
 
-  @Option(help: "Write a picture of the differences here (each channel's difference x16).")
+  @Option(help: "Write a picture of the differences here (\(ImageComparison.differenceImageDescription)).")
   var diff: String?
+
+  func validate() throws {
+    try checkLimits(maxDiff: maxDiff, maxShare: maxShare)
+  }
 
   func run() throws {
     try reportingErrors {
-      let (_, prepared) = try options.prepare(depth: .eight)
+      // The difference image's file first: a path that cannot be written fails before any render.
+      let diffFile = try diff.map { try PNGCodec.OutputFile(path: $0) }
+      let (file, prepared) = try options.prepare(depth: .eight)
+      try diffFile?.checkDistinct(from: [file.path] + file.scene.imageReferences.map { file.resolve($0.path) })
       let gpu = try Renderer(backend: .gpu)
       defer { gpu.close() }
       let cpu = try Renderer(backend: .cpu)
@@ -242,7 +275,7 @@ struct Parity: ParsableCommand {
       let a = try options.naming { try gpu.render(prepared, timings: &timings) }
       let b = try options.naming { try cpu.render(prepared, timings: &timings) }
       let result = try ImageComparison(a, b)
-      if let diff { try PNGCodec.write(ImageComparison.differenceImage(a, b), to: diff) }
+      try diffFile?.write(ImageComparison.differenceImage(a, b))
       let share = 100 * result.fractionOverOne
       let at = result.worstPixel.map { " at (\($0.x), \($0.y))" } ?? ""
       print(

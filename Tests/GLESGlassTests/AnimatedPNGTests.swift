@@ -120,8 +120,17 @@ struct AnimatedPNGTests {
       to: PixelPoint(x: 20, y: 11))
     let frames = [base, moved, moved, base]
     var animation = try AnimatedPNG(size: base.size, frameCount: frames.count, fps: 30)
-    for frame in frames { try animation.append(frame) }
-    let file = animation.finished()
+    var file: [UInt8] = []
+    var pieces: [Int] = []
+    for frame in frames {
+      let bytes = try animation.append(frame)
+      file += bytes
+      pieces.append(bytes.count)
+    }
+    file += animation.end()
+    // Each frame gives its own bytes only: frames after the first add about their
+    // changed rectangle, not the file so far.
+    #expect(pieces[2] < 200 && pieces[3] < pieces[0], "\(pieces)")
     let played = try Self.play(file)
     #expect(played.frames.count == 4 && played.plays == 0)
     for (i, (got, want)) in zip(played.frames, frames).enumerated() {
@@ -144,7 +153,7 @@ struct AnimatedPNGTests {
     #expect(throws: GlassError.self) { try AnimatedPNG(size: base.size, frameCount: 0, fps: 30) }
     var wrongSize = try AnimatedPNG(size: base.size, frameCount: 1, fps: 30)
     #expect(throws: GlassError.self) {
-      try wrongSize.append(RGBAImage(size: PixelSize(width: 2, height: 2), depth: .eight))
+      _ = try wrongSize.append(RGBAImage(size: PixelSize(width: 2, height: 2), depth: .eight))
     }
   }
 

@@ -18,8 +18,15 @@ struct CLIResult {
 }
 
 /// Runs the built `glass-gpu` with `arguments`, with `environment` added, in
-/// `directory` (the test's own by default).
-func runCLI(_ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil) throws -> CLIResult {
+/// `directory` (the test's own by default). With `shell`, runs that `/bin/sh`
+/// script instead, with the binary in `$GLASS_GPU` and `arguments` as `"$@"`: for
+/// redirections and pipes (`exec "$GLASS_GPU" "$@" <&-`). With a `timeout` in
+/// seconds, a run still going then is killed (SIGKILL) and the test fails,
+/// instead of hanging.
+func runCLI(
+  _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, shell: String? = nil,
+  timeout: Double? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) throws -> CLIResult {
   let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     .appendingPathComponent("glass-gpu")
   let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -27,8 +34,15 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:], in direc
   let path = FileManager.default.isExecutableFile(atPath: binary.path) ? binary : fallback
   #expect(FileManager.default.isExecutableFile(atPath: path.path), "build glass-gpu first: \(path.path)")
   let process = Process()
-  process.executableURL = path
-  process.arguments = arguments
+  if let shell {
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", shell, "sh"] + arguments
+  } else {
+    process.executableURL = path
+    process.arguments = arguments
+  }
+  var environment = environment
+  environment["GLASS_GPU"] = path.path
   process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
   if let directory { process.currentDirectoryURL = directory }
   let out = Pipe()
@@ -36,12 +50,33 @@ func runCLI(_ arguments: [String], environment: [String: String] = [:], in direc
   process.standardOutput = out
   process.standardError = err
   try process.run()
+  let killed = Flag()
+  let pid = process.processIdentifier
+  let watchdog = DispatchWorkItem {
+    killed.set()
+    kill(pid, SIGKILL)
+  }
+  if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog) }
   let outData = out.fileHandleForReading.readDataToEndOfFile()
   let errData = err.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
+  watchdog.cancel()
+  if killed.isSet {
+    Issue.record(
+      "glass-gpu \(arguments.joined(separator: " ")) did not end within \(timeout ?? 0) s; killed",
+      sourceLocation: sourceLocation)
+  }
   return CLIResult(
     reason: process.terminationReason, status: process.terminationStatus, stdoutData: outData,
     stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// A flag set from another thread.
+final class Flag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  func set() { lock.withLock { value = true } }
+  var isSet: Bool { lock.withLock { value } }
 }
 
 /// Every file in a folder (to see that nothing, not even a temporary, was left).

@@ -319,21 +319,23 @@ struct TextSceneTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     try Data("this is not a font\n".utf8).write(to: folder.appendingPathComponent("x.ttf"))
     let long = String(repeating: "a", count: 100_000)
+    let words = String(repeating: "Hello ", count: 3_000)
     let cases: [(layers: String, path: String, words: [String], inFolder: Bool)] = [
       (
         #"{"type": "glass", "frame": {}, "content": {"text": "Hi", "font": {"file": "nope.ttf"}}}"#,
-        "layers[0].content.font", ["nope.ttf", "check the path"], true
+        "layers[0].content.font.file", ["nope.ttf", "check the path"], true
       ),
       (
         #"{"type": "glass", "frame": {}, "content": {"text": "Hi", "font": {"file": "x.ttf"}}}"#,
-        "layers[0].content.font", ["x.ttf", "not a font", "TrueType or OpenType"], true
+        "layers[0].content.font.file", ["x.ttf", "not a font", "TrueType or OpenType"], true
       ),
       (
-        #"{"type": "button", "title": "Hi", "font": {"file": "nope.ttf"}, "frame": {}}"#, "layers[0].font",
+        #"{"type": "button", "title": "Hi", "font": {"file": "nope.ttf"}, "frame": {}}"#, "layers[0].font.file",
         ["nope.ttf", "check the path"], true
       ),
       (
-        #"{"type": "text", "text": "Hi", "font": {"family": "No Such Family"}, "frame": {}}"#, "layers[0].font",
+        #"{"type": "text", "text": "Hi", "font": {"family": "No Such Family"}, "frame": {}}"#,
+        "layers[0].font.family",
         ["No Such Family", "fc-list"], false
       ),
       (
@@ -359,6 +361,23 @@ struct TextSceneTests {
       ),
       (#"{"type": "glass", "frame": {"x": 1}}"#, "layers[0].frame", ["width"], false),
       (
+        #"{"type": "text", "text": "Hi", "lineLimit": 100001, "frame": {}}"#, "layers[0].lineLimit",
+        ["100001", "from 1 to 100000"], false
+      ),
+      // A frame sized to fit text too large for a frame: at the text, which the user
+      // wrote, not at the frame's size, which they did not.
+      (
+        #"{"type": "text", "text": "\#(words)", "font": {"size": 200}, "frame": {"width": 400}}"#, "layers[0].text",
+        ["pt tall", "65536", "lineLimit", "wrapped in 400 pt"], false
+      ),
+      (
+        #"{"type": "glass", "frame": {}, "content": {"text": "\#(words)", "font": {"size": 100}}}"#,
+        "layers[0].content.text", ["pt wide", "65536", "give the frame a width"], false
+      ),
+      (
+        #"{"type": "button", "title": "\#(words)", "frame": {}}"#, "layers[0].title", ["pt wide", "65536"], false
+      ),
+      (
         #"{"type": "glass", "frame": {}, "content": {"image": "a.png", "text": "Hi"}}"#, "layers[0].content.text",
         ["not both"], false
       ),
@@ -381,12 +400,22 @@ struct TextSceneTests {
     // A plain shape first, so the paths count past it.
     let first = Layer.shape(
       ShapeLayer(shape: .rect, frame: PointRect(x: 0, y: 0, width: 9, height: 9), fill: .color(.red)))
-    for (index, path) in [(0, "layers[1].font"), (1, "layers[1].content.font")] {
+    for (index, path) in [(0, "layers[1].font.family"), (1, "layers[1].content.font.family")] {
       var one = scene
       one.layers = [first, scene.layers[index]]
       let error = #expect(throws: GlassError.self) { _ = try DemoScenes.render(one, [:], on: .cpu) }
       #expect(error?.jsonPath == path, "\(String(describing: error))")
       #expect("\(String(describing: error))".contains("No Such Family"))
+    }
+  }
+
+  @Test("a line limit out of range in Swift fails validation stating the range")
+  func swiftLineLimit() throws {
+    for limit in [0, 100_001] {
+      let scene = Scene(width: 200, height: 100) { Text("Hi").lineLimit(limit).frame(x: 0, y: 0, width: 100) }
+      let error = #expect(throws: GlassError.self) { try scene.validate() }
+      #expect(error?.jsonPath == "layers[0].lineLimit", "\(String(describing: error))")
+      #expect("\(String(describing: error))".contains("from 1 to 100000"), "\(String(describing: error))")
     }
   }
 
@@ -415,7 +444,7 @@ struct TextSceneTests {
     ).write(to: folder.appendingPathComponent("bad.json"))
     let before = files(in: folder)
     let result = try runCLI(["render", "bad.json", "-o", "out.png", "--backend", "cpu"], in: folder)
-    expectRefused(result, mentioning: ["bad.json", "layers[0].font", "gone.otf"], leaving: folder, as: before)
+    expectRefused(result, mentioning: ["bad.json", "layers[0].font.file", "gone.otf"], leaving: folder, as: before)
   }
 
   @Test("an empty text draws nothing and measures 0 x 0: only the padding is left")

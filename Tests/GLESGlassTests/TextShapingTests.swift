@@ -102,7 +102,7 @@ struct TextShapingTests {
   @Test("a missing file and a file that is not a font are clear errors")
   func badFonts() throws {
     let missing = #expect(throws: GlassError.self) { try FontLibrary.shared.face(path: "/nonexistent/font.ttf") }
-    #expect(missing?.code == .fileUnreadable && missing?.message.contains("/nonexistent/font.ttf") == true)
+    #expect(missing?.code == .fileUnreadable && "\(String(describing: missing))".contains("/nonexistent/font.ttf"))
     let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let notFont = folder.appendingPathComponent("font.ttf")
@@ -117,5 +117,61 @@ struct TextShapingTests {
     let bold = try #require(FontLibrary.shared.match(family: "Inter", weight: .bold))
     #expect(regular.path.hasSuffix("Inter-Regular.otf") && bold.path.hasSuffix("Inter-Bold.otf"), "\(regular) \(bold)")
     #expect(FontLibrary.shared.match(family: "No Such Family", weight: .regular) == nil)
+  }
+
+  /// A scene file in `folder` with one text layer whose font is the file `font`.
+  static func writeScene(font: String, in folder: URL) throws {
+    try Data(
+      #"{"version": 1, "size": {"width": 100, "height": 60}, "layers": [{"type": "text", "text": "Hi", "font": {"file": "\#(font)"}, "frame": {}}]}"#
+        .utf8
+    ).write(to: folder.appendingPathComponent("scene.json"))
+  }
+
+  @Test("a font file that is a FIFO is refused at once by render and validate, as a FIFO image is")
+  func fifoFont() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    #expect(mkfifo(folder.appendingPathComponent("font.ttf").path, 0o600) == 0)
+    try Self.writeScene(font: "font.ttf", in: folder)
+    let before = files(in: folder)
+    // Opening a FIFO for reading blocks until a writer comes: without the check,
+    // both commands hang, and the timeout kills them and fails the test.
+    for arguments in [["validate", "scene.json"], ["render", "scene.json", "-o", "out.png", "--backend", "cpu"]] {
+      let result = try runCLI(arguments, in: folder, timeout: 60)
+      expectRefused(
+        result, mentioning: ["scene.json", "layers[0].font.file", "font.ttf", "FIFO", "name a file"], leaving: folder,
+        as: before)
+    }
+  }
+
+  @Test("a font file that is a folder, unreadable or huge is an error at its JSON path, saying which")
+  func badFontFiles() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(
+      at: folder.appendingPathComponent("folder.ttf"), withIntermediateDirectories: false)
+    // A sparse file one byte over the limit: it takes no room on disk.
+    let huge = folder.appendingPathComponent("huge.ttf")
+    #expect(FileManager.default.createFile(atPath: huge.path, contents: nil))
+    #expect(truncate(huge.path, off_t(Font.maximumFileBytes + 1)) == 0)
+    let locked = folder.appendingPathComponent("locked.ttf")
+    try Data(contentsOf: URL(fileURLWithPath: Self.inter)).write(to: locked)
+    #expect(chmod(locked.path, 0) == 0)
+    var cases = [("folder.ttf", ["it is a folder", "name a file"]), ("huge.ttf", ["268 MB", "256 MiB"])]
+    // Root reads any file: the permission case needs another user.
+    if getuid() != 0 {
+      cases.append(("locked.ttf", ["cannot be read", "permissions"]))
+    } else {
+      print("a font file without read permission: not checked, running as root")
+    }
+    for (name, words) in cases {
+      try Self.writeScene(font: name, in: folder)
+      let error = #expect(throws: GlassError.self) {
+        _ = try SceneFile(path: folder.appendingPathComponent("scene.json").path)
+      }
+      #expect(error?.jsonPath == "layers[0].font.file", "\(String(describing: error))")
+      let line = "\(String(describing: error))"
+      for word in [name] + words { #expect(line.contains(word), "\(line) names \(word)") }
+    }
   }
 }

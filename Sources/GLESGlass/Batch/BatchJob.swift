@@ -88,7 +88,8 @@ public struct BatchShard: Sendable, Equatable {
     guard count >= 1, (0..<count).contains(index) else {
       throw GlassError(
         .invalidParameter,
-        "shard \(index)/\(count) does not exist; give I/N with N at least 1 and I from 0 to N-1 (0/3, 1/3, 2/3)")
+        "shard \(index)/\(count) does not exist; give I/N with N at least 1 and I from 0 to N-1 "
+          + "(\(Self.example(count: count)))")
     }
     self.index = index
     self.count = count
@@ -97,10 +98,27 @@ public struct BatchShard: Sendable, Equatable {
   /// Reads `I/N`.
   public init(parsing text: String) throws {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
-      throw GlassError(.invalidParameter, "shard \"\(text)\" is not I/N; write it as 0/3, 1/3 or 2/3")
+    let count = parts.count == 2 ? Int(parts[1].trimmingCharacters(in: .whitespaces)) : nil
+    guard parts.count == 2, let index = Int(parts[0].trimmingCharacters(in: .whitespaces)), let count else {
+      throw GlassError(
+        .invalidParameter,
+        "shard \"\(text)\" is not I/N (two whole numbers); write it as \(Self.example(count: count ?? 3))")
     }
     try self.init(index: index, count: count)
+  }
+
+  /// The shards of `count` as examples: `0/1`; `0/2, 1/2`; `0/3, 1/3, 2/3`;
+  /// `0/8, 1/8, ..., 7/8`. A count under 1 gives the three shards of 3.
+  static func example(count: Int) -> String {
+    let n = count >= 1 ? count : 3
+    if n <= 3 { return (0..<n).map { "\($0)/\(n)" }.joined(separator: ", ") }
+    return "0/\(n), 1/\(n), ..., \(n - 1)/\(n)"
+  }
+
+  /// How many of the first `total` jobs are this shard's (no overflow, whatever
+  /// the count).
+  public func jobs(of total: Int) -> Int {
+    total > index ? (total - index - 1) / count + 1 : 0
   }
 
   /// True when job `ordinal` (0-based, in job order) is this shard's.
@@ -108,7 +126,14 @@ public struct BatchShard: Sendable, Equatable {
 }
 
 /// A JSON Lines manifest: one job per line (docs/batch-format.md). Reading is
-/// lazy, line by line, so a manifest on standard input is rendered as it arrives.
+/// lazy, line by line, with memory bounded by the longest line allowed
+/// (`maximumLineBytes`), so a manifest on standard input or from a pipe is read
+/// once and rendered as it arrives.
+///
+/// A line that cannot be text ends the manifest: a line longer than
+/// `maximumLineBytes`, a NUL byte (a binary file, `/dev/zero`, `/dev/urandom`), or a
+/// read error fails as an entry with code `file-unreadable` naming the line, and
+/// nothing after it is read. A line that is not UTF-8 fails alone.
 public struct BatchManifest: Sequence, Sendable {
   /// The manifest's name in errors (`jobs.jsonl`, or `standard input`).
   public let name: String
@@ -116,10 +141,18 @@ public struct BatchManifest: Sequence, Sendable {
   public let directory: String
   /// The folder outputs are relative to.
   public let outputDirectory: String
-  private let lines: @Sendable () -> AnyIterator<[UInt8]>
+  private let lines: @Sendable () -> AnyIterator<ManifestLine>
 
-  /// The manifest file at `path`. Throws when it cannot be opened.
+  /// The longest manifest line read, in bytes: a scene file's limit
+  /// (`SceneFile.maximumBytes`), since a line may hold a scene inline.
+  public static let maximumLineBytes = SceneFile.maximumBytes
+
+  /// The manifest file at `path` (a regular file, a FIFO, `/dev/stdin`: anything
+  /// that reads). Paths in it are relative to its folder, or, for anything but a
+  /// regular file (a pipe, `<(generate)`), to the current folder, as on standard
+  /// input. Throws when it cannot be opened.
   public init(path: String, outputDirectory: String) throws {
+    if let problem = FilePaths.problem(with: path) { throw GlassError(.fileUnreadable, problem) }
     var info = stat()
     guard stat(path, &info) == 0 else {
       throw GlassError(
@@ -128,22 +161,35 @@ public struct BatchManifest: Sequence, Sendable {
     guard info.st_mode & S_IFMT != S_IFDIR else {
       throw GlassError(.fileUnreadable, "the manifest \(path) is a folder; name a .jsonl file")
     }
-    guard let file = fopen(path, "r") else {
+    var file: Int32
+    repeat {
+      file = open(path, O_RDONLY | O_CLOEXEC)
+    } while file < 0 && errno == EINTR && PNGCodec.OutputFile.stopSignal == nil
+    guard file >= 0 else {
       throw GlassError(
         .fileUnreadable, "cannot read the manifest \(path): \(String(cString: strerror(errno))); check its permissions")
     }
-    let handle = LineReader(file: file, closes: true)
+    let reader = LineReader(descriptor: file, closes: true, limit: Self.maximumLineBytes)
+    let regular = info.st_mode & S_IFMT == S_IFREG
     self.init(
-      name: path, directory: (path as NSString).deletingLastPathComponent, outputDirectory: outputDirectory,
-      lines: { AnyIterator { handle.next() } })
+      name: path, directory: regular ? (path as NSString).deletingLastPathComponent : "",
+      outputDirectory: outputDirectory,
+      lines: { AnyIterator { reader.next() } })
   }
 
-  /// The manifest read from standard input as it arrives; paths relative to the current folder.
-  public static func standardInput(outputDirectory: String) -> BatchManifest {
-    let handle = LineReader(file: fdopen(STDIN_FILENO, "r"), closes: false)
+  /// The manifest read from standard input as it arrives; paths relative to the
+  /// current folder. Throws when standard input is closed.
+  public static func standardInput(outputDirectory: String) throws -> BatchManifest {
+    guard fcntl(STDIN_FILENO, F_GETFD) != -1 else {
+      throw GlassError(
+        .fileUnreadable,
+        "standard input is closed; pipe the manifest in (generate | glass-gpu batch --manifest - ...) or name a "
+          + "file with --manifest FILE")
+    }
+    let reader = LineReader(descriptor: STDIN_FILENO, closes: false, limit: maximumLineBytes)
     return BatchManifest(
       name: "standard input", directory: "", outputDirectory: outputDirectory,
-      lines: { AnyIterator { handle.next() } })
+      lines: { AnyIterator { reader.next() } })
   }
 
   /// A manifest held in memory (`text` is the JSON Lines).
@@ -154,12 +200,14 @@ public struct BatchManifest: Sequence, Sendable {
       name: name, directory: directory, outputDirectory: outputDirectory,
       lines: {
         var iterator = all.makeIterator()
-        return AnyIterator { iterator.next() }
+        return AnyIterator {
+          iterator.next().map { $0.count > BatchManifest.maximumLineBytes ? .tooLong : .text($0) }
+        }
       })
   }
 
   private init(
-    name: String, directory: String, outputDirectory: String, lines: @escaping @Sendable () -> AnyIterator<[UInt8]>
+    name: String, directory: String, outputDirectory: String, lines: @escaping @Sendable () -> AnyIterator<ManifestLine>
   ) {
     self.name = name
     self.directory = directory
@@ -167,15 +215,43 @@ public struct BatchManifest: Sequence, Sendable {
     self.lines = lines
   }
 
-  /// The entries, one per line that is not blank.
+  /// The entries, one per line that is not blank, up to the end or to a line
+  /// that ends the manifest.
   public func makeIterator() -> AnyIterator<BatchEntry> {
     let lines = self.lines()
     var number = 0
+    var ended = false
     return AnyIterator {
-      while let line = lines.next() {
+      while !ended, let line = lines.next() {
         number += 1
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-        return self.entry(line, number: number)
+        let place = GlassError.Location(file: self.name, line: number)
+        func end(_ message: String, cause: String? = nil) -> BatchEntry {
+          ended = true
+          return .invalid(
+            id: String(number), line: number, output: nil,
+            error: GlassError(
+              .fileUnreadable, message + "; the rest of the manifest is not read", cause: cause, at: place))
+        }
+        switch line {
+        case .text(let bytes):
+          if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+          if bytes.contains(0) {
+            return end(
+              "the line holds a NUL byte: a manifest is UTF-8 text, one JSON object a line, and this file is not")
+          }
+          guard String(validating: bytes, as: UTF8.self) != nil else {
+            return .invalid(
+              id: String(number), line: number, output: nil,
+              error: GlassError(.invalidScene, "the line is not UTF-8 text; save the manifest as UTF-8", at: place))
+          }
+          return self.entry(bytes, number: number)
+        case .tooLong:
+          return end(
+            "the line is longer than \(Self.maximumLineBytes >> 20) MiB, the limit of a line; put a large scene in a "
+              + "file and name it")
+        case .failed(let reason):
+          return end("cannot read the manifest", cause: reason)
+        }
       }
       return nil
     }
@@ -213,6 +289,7 @@ public struct BatchManifest: Sequence, Sendable {
       }
       let outputNode = try o.required("output")
       let outputPath = try outputNode.string()
+      if let problem = FilePaths.problem(with: outputPath) { throw outputNode.fail(problem) }
       // Only a .png: a job must not write over a scene file or a manifest.
       guard outputPath.lowercased().hasSuffix(".png") else {
         throw outputNode.fail("\"\(JSONNode.shortened(outputPath))\" does not end in .png; name a .png file")
@@ -235,6 +312,7 @@ public struct BatchManifest: Sequence, Sendable {
       switch sceneNode.value {
       case .string(let path):
         guard !path.isEmpty else { throw sceneNode.fail("the scene path is empty; name a scene file") }
+        if let problem = FilePaths.problem(with: path) { throw sceneNode.fail(problem) }
         scene = .file(Self.resolve(path, in: directory))
       case .object:
         let inline = try Scene(node: sceneNode, directory: directory)
@@ -265,47 +343,103 @@ public struct BatchManifest: Sequence, Sendable {
     path.hasPrefix("/") || folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
   }
 
-  /// How many jobs the manifest file at `path` holds (its lines that are not
-  /// blank), for progress; nil when it cannot be read.
+  /// How many jobs the manifest at `path` holds (its lines that are not blank),
+  /// for progress: only for a regular file (a pipe is read once, as it streams);
+  /// nil for anything else, when it cannot be read, or when a stop was requested
+  /// while counting. Memory stays bounded whatever the lines' lengths.
   public static func countJobs(path: String) -> Int? {
-    guard let file = fopen(path, "r") else { return nil }
-    let reader = LineReader(file: file, closes: true)
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+    let file = open(path, O_RDONLY | O_CLOEXEC)
+    guard file >= 0 else { return nil }
+    defer { close(file) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
     var count = 0
-    while let line = reader.next() {
-      if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { count += 1 }
+    var lineHasText = false
+    while true {
+      let read = buffer.withUnsafeMutableBytes { Glibc.read(file, $0.baseAddress, $0.count) }
+      if read < 0 && errno == EINTR && PNGCodec.OutputFile.stopSignal == nil { continue }
+      if read < 0 || PNGCodec.OutputFile.stopSignal != nil { return nil }
+      if read == 0 { break }
+      for byte in buffer[0..<read] {
+        switch byte {
+        case 0x0A:
+          if lineHasText { count += 1 }
+          lineHasText = false
+        case 0x20, 0x09, 0x0D: break
+        default: lineHasText = true
+        }
+      }
     }
-    return count
+    return count + (lineHasText ? 1 : 0)
   }
 }
 
-/// Lines of a C stream, without their line feed, read as they arrive.
+/// One line of a manifest as read: its bytes, or why there are none.
+enum ManifestLine: Sendable {
+  /// The line, without its line feed.
+  case text([UInt8])
+  /// Longer than the limit; reading stops.
+  case tooLong
+  /// A read error (its `strerror`); reading stops.
+  case failed(String)
+}
+
+/// Lines of a file descriptor, without their line feed, read as they arrive, in
+/// memory of at most `limit` bytes a line: a longer line is reported as soon as it
+/// passes the limit, and reading stops. A stop request (SIGINT or SIGTERM while
+/// stops are deferred) ends the lines.
 final class LineReader: @unchecked Sendable {
-  private let file: UnsafeMutablePointer<FILE>
+  private let descriptor: Int32
   private let closes: Bool
+  private let limit: Int
+  private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+  private var start = 0
+  private var end = 0
   private var done = false
 
-  init(file: UnsafeMutablePointer<FILE>, closes: Bool) {
-    self.file = file
+  init(descriptor: Int32, closes: Bool, limit: Int) {
+    self.descriptor = descriptor
     self.closes = closes
+    self.limit = limit
   }
 
-  func next() -> [UInt8]? {
+  func next() -> ManifestLine? {
     guard !done else { return nil }
-    var buffer: UnsafeMutablePointer<CChar>?
-    var capacity = 0
-    defer { free(buffer) }
-    let length = getline(&buffer, &capacity, file)
-    guard length >= 0, let buffer else {
-      done = true
-      if closes { fclose(file) }
-      return nil
+    var line: [UInt8] = []
+    while true {
+      if let newline = buffer[start..<end].firstIndex(of: 0x0A) {
+        guard line.count + (newline - start) <= limit else { return finish(.tooLong) }
+        line += buffer[start..<newline]
+        start = newline + 1
+        return .text(line)
+      }
+      guard line.count + (end - start) <= limit else { return finish(.tooLong) }
+      line += buffer[start..<end]
+      start = 0
+      end = 0
+      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR {
+        if PNGCodec.OutputFile.stopSignal != nil { return finish(nil) }
+        continue
+      }
+      if count < 0 { return finish(.failed(String(cString: strerror(errno)))) }
+      if count == 0 {
+        // The last line may have no line feed.
+        return finish(line.isEmpty ? nil : .text(line))
+      }
+      end = count
     }
-    var bytes = Array(UnsafeRawBufferPointer(start: buffer, count: length))
-    if bytes.last == 0x0A { bytes.removeLast() }
-    return bytes
+  }
+
+  /// Ends the reading (closing the file when it is ours) and returns `last`.
+  private func finish(_ last: ManifestLine?) -> ManifestLine? {
+    done = true
+    if closes { close(descriptor) }
+    return last
   }
 
   deinit {
-    if !done && closes { fclose(file) }
+    if !done && closes { close(descriptor) }
   }
 }

@@ -29,6 +29,12 @@ public struct BatchOptions: Sendable {
   /// Worker threads of the CPU work of each job (fitting images, the CPU
   /// backend's passes); nil for one a core. The output is the same whatever the count.
   public var cpuThreads: Int?
+  /// Files of the run besides each job's own (the manifest, the report): no job's
+  /// output may be one of them, whatever its spelling or the links to it.
+  public var protectedFiles: [String] = []
+  /// A folder the batch made for itself (a goldens check's artifacts): outputs
+  /// under it, and the folders they need there, never follow a link found in it.
+  public var privateFolder: String?
 
   /// The defaults: auto backend, a thread per core, 8-bit, scenes' own scale.
   public init() {}
@@ -329,11 +335,11 @@ public final class BatchRenderer: @unchecked Sendable {
     }
 
     // This thread takes the jobs: this shard's, in order, until stopped. Two jobs
-    // writing one file would lose a render: the later one fails. Every output is
-    // remembered for the whole run, so each costs a digest of its path and where
-    // its job was given (a manifest's path is one string shared by its lines),
-    // not the path's text: memory hardly grows with the number of jobs.
-    var outputs: [PathDigest: (origin: GlassError.Location?, id: String)] = [:]
+    // writing one file (however spelt) would lose a render: the later one fails.
+    // Every output is remembered for the whole run, as a digest of what its path
+    // names and where its job was given (a manifest's path is one string shared
+    // by its lines), not as text: memory hardly grows with the number of jobs.
+    var outputs = OutputClaims<(origin: GlassError.Location?, id: String)>()
     var ordinal = -1
     for entry in entries {
       if isStopped { break }
@@ -349,8 +355,7 @@ public final class BatchRenderer: @unchecked Sendable {
         var result = BatchResult(
           ordinal: ordinal, id: job.id, line: job.line, origin: job.origin, scene: job.scenePath, output: job.output,
           status: .rendered)
-        let digest = PathDigest(job.output)
-        if let first = outputs[digest] {
+        if let first = outputs.claim(job.output, by: (job.origin, job.id)) {
           let taker = first.origin.map { "the job of \($0.description)" } ?? "job \(first.id)"
           state.deliver(
             result.failed(
@@ -359,8 +364,8 @@ public final class BatchRenderer: @unchecked Sendable {
                 .outputFailure, "\(job.output) is also the output of \(taker); give each job its own output")))
           continue
         }
-        outputs[digest] = (job.origin, job.id)
-        if options.resume && Self.exists(job.output) {
+        // Only a whole PNG counts as done: an empty or cut file is rendered again.
+        if options.resume && PNGCodec.looksWhole(path: job.output) {
           result.status = .skipped
           state.deliver(result)
           continue
@@ -457,9 +462,10 @@ public final class BatchRenderer: @unchecked Sendable {
         throw file.locate(error)
       }
       phase = .write
-      let output = try Self.reserve(job.output)
+      let output = try Self.reserve(job.output, privateFolder: options.privateFolder)
       try output.checkDistinct(
-        from: (job.scenePath.map { [$0] } ?? []) + file.scene.imageReferences.map { file.resolve($0.path) })
+        from: (job.scenePath.map { [$0] } ?? []) + file.scene.imageReferences.map { file.resolve($0.path) }
+          + options.protectedFiles)
       result.timings.prepareMilliseconds = milliseconds(since: start)
       return .ready(Prepared(result: result, render: prepared, output: output, queued: Date()))
     } catch {
@@ -482,18 +488,16 @@ public final class BatchRenderer: @unchecked Sendable {
     return result
   }
 
-  /// Reserves an output, making its folder first.
-  static func reserve(_ path: String) throws -> PNGCodec.OutputFile {
+  /// Reserves an output, making its folder first; under `privateFolder`, without
+  /// following any link found there.
+  static func reserve(_ path: String, privateFolder: String? = nil) throws -> PNGCodec.OutputFile {
     let folder = (path as NSString).deletingLastPathComponent
-    if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
-      do {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      } catch {
-        throw GlassError(
-          .outputFailure, "cannot write \(path): the folder \(folder) cannot be made; name a folder you can write",
-          cause: (error as NSError).localizedDescription)
-      }
+    if let root = privateFolder, let inside = FilePaths.relative(path, under: root) {
+      try FilePaths.makeFolders(root, what: "the folder \(root)")
+      try FilePaths.makeFoldersWithoutLinks((inside as NSString).deletingLastPathComponent, in: root)
+      return try PNGCodec.OutputFile(path: path, followingLinks: false)
     }
+    if !folder.isEmpty { try FilePaths.makeFolders(folder, what: "the folder of \(path)") }
     return try PNGCodec.OutputFile(path: path)
   }
 
@@ -510,23 +514,6 @@ public final class BatchRenderer: @unchecked Sendable {
     if let scene = result.scene { error = error.located(file: scene) }
     if let origin = result.origin { error = error.located(origin) }
     return error
-  }
-}
-
-/// A path as 128 bits, two differently salted hashes of its text: two paths with
-/// one digest are, but for a chance of about 2^-128 per pair, the same path.
-struct PathDigest: Hashable {
-  private var low: Int
-  private var high: Int
-
-  init(_ path: String) {
-    var a = Hasher()
-    a.combine(path)
-    low = a.finalize()
-    var b = Hasher()
-    b.combine(0x9E37_79B9)
-    b.combine(path)
-    high = b.finalize()
   }
 }
 

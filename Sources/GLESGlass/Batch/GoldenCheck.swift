@@ -53,6 +53,16 @@ public enum GoldenStatus: String, Sendable {
   case error
 }
 
+/// Why a case failed.
+public enum GoldenFailure: String, Sendable {
+  /// There is no reference (and recording was not asked for).
+  case missingReference = "missing-reference"
+  /// The render and its reference differ in size.
+  case sizeDiffers = "size-differs"
+  /// The images differ beyond the limits.
+  case imagesDiffer = "images-differ"
+}
+
 /// One scene of a goldens check and how it ended.
 public struct GoldenCase: Sendable {
   /// The case's name: its reference's path under the references folder, without
@@ -64,6 +74,8 @@ public struct GoldenCase: Sendable {
   public var reference: String?
   /// Passed, failed, recorded or error.
   public var status: GoldenStatus
+  /// Why a failed case failed.
+  public var failure: GoldenFailure?
   /// What happened, for every case but a pass: the difference and the files
   /// written, what was recorded, or the error.
   public var message: String?
@@ -89,6 +101,15 @@ public struct GoldenReport: Sendable {
   public var timestamp = Date()
   /// The backend that rendered (`cpu` or `gpu`).
   public var backend = ""
+
+  /// The report of a check that stopped before any case was checked: one case,
+  /// named `name`, with `error` (a missing references folder, an unreadable
+  /// manifest, no scenes), so that a CI job that reads the report shows why.
+  public static func setupFailure(_ error: GlassError, name: String = "setup") -> GoldenReport {
+    var report = GoldenReport()
+    report.cases = [GoldenCase(name: name, status: .error, message: error.description, error: error)]
+    return report
+  }
 
   /// Cases with this status.
   public func count(_ status: GoldenStatus) -> Int { cases.filter { $0.status == status }.count }
@@ -140,6 +161,8 @@ public final class GoldenCheck: @unchecked Sendable {
     }
     var batchOptions = options.batch
     batchOptions.resume = false
+    // The artifacts are this check's alone: no link found there is followed.
+    batchOptions.privateFolder = options.artifacts
     batch = BatchRenderer(renderer: renderer, options: batchOptions)
     self.options = options
   }
@@ -189,13 +212,11 @@ public final class GoldenCheck: @unchecked Sendable {
   }
 
   /// `reference`'s path under the references folder (its last component when it
-  /// lies elsewhere).
+  /// lies elsewhere), by its spelling: a reference that is a link keeps its own
+  /// name, wherever the link leads.
   func relativePath(ofReference reference: String) -> String {
-    let folder = (options.references as NSString).standardizingPath
-    let path = (reference as NSString).standardizingPath
-    if folder == "." && !path.hasPrefix("/") && !path.hasPrefix("../") { return path }
-    let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-    return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : (path as NSString).lastPathComponent
+    FilePaths.relative(reference, under: options.references)
+      ?? (FilePaths.lexicallyNormalized(reference) as NSString).lastPathComponent
   }
 
   /// Where the render of the job whose reference is `reference` is written.
@@ -246,15 +267,16 @@ public final class GoldenCheck: @unchecked Sendable {
   }
 
   private func compare(actual: String, reference: String, into item: inout GoldenCase) throws {
-    let exists = BatchRenderer.exists(reference)
+    let exists = try Self.referenceExists(reference)
     if options.record == .all || (!exists && options.record != .never) {
-      try record(actual, as: reference)
+      try record(actual, as: reference, scene: item.scene)
       item.status = .recorded
       item.message = "recorded \(exists ? "anew " : "")the reference \(reference); check it and run again"
       return
     }
     guard exists else {
       item.status = .failed
+      item.failure = .missingReference
       item.actual = actual
       item.message =
         "there is no reference \(reference); the render is \(actual): record it with --record missing "
@@ -266,7 +288,7 @@ public final class GoldenCheck: @unchecked Sendable {
       expected = try PNGCodec.read(path: reference, maxPixels: options.batch.maxPixels).image
     } catch let error as GlassError {
       if options.record == .failed {
-        try record(actual, as: reference)
+        try record(actual, as: reference, scene: item.scene)
         item.status = .recorded
         item.message = "recorded anew the unreadable reference \(reference) (\(error.message))"
         return
@@ -279,12 +301,13 @@ public final class GoldenCheck: @unchecked Sendable {
     let image = try PNGCodec.read(path: actual, maxPixels: options.batch.maxPixels).image
     guard image.size == expected.size else {
       if options.record == .failed {
-        try record(actual, as: reference)
+        try record(actual, as: reference, scene: item.scene)
         item.status = .recorded
         item.message = "recorded anew the reference \(reference): it was \(expected.size), the render is \(image.size)"
         return
       }
       item.status = .failed
+      item.failure = .sizeDiffers
       item.actual = actual
       item.message =
         "the render is \(image.size) but the reference \(reference) is \(expected.size): the scene's size or scale "
@@ -300,14 +323,16 @@ public final class GoldenCheck: @unchecked Sendable {
       return
     }
     if options.record == .failed {
-      try record(actual, as: reference)
+      try record(actual, as: reference, scene: item.scene)
       item.status = .recorded
       item.message = "recorded anew the reference \(reference): \(violations.joined(separator: "; "))"
       return
     }
     let difference = (actual as NSString).deletingPathExtension + "-diff.png"
-    try PNGCodec.OutputFile(path: difference).write(ImageComparison.differenceImage(image, expected))
+    try PNGCodec.OutputFile(path: difference, followingLinks: false).write(
+      ImageComparison.differenceImage(image, expected))
     item.status = .failed
+    item.failure = .imagesDiffer
     item.actual = actual
     item.difference = difference
     let psnr = comparison.psnr.isInfinite ? "inf" : String(format: "%.2f", comparison.psnr)
@@ -318,16 +343,47 @@ public final class GoldenCheck: @unchecked Sendable {
   }
 
   /// Writes the render at `actual` as the reference (through a temporary file
-  /// renamed over it), then removes the render.
-  private func record(_ actual: String, as reference: String) throws {
+  /// renamed over it, never over the scene or a protected file), then removes the
+  /// render.
+  private func record(_ actual: String, as reference: String, scene: String?) throws {
     let bytes = try PNGCodec.readFile(actual, maxBytes: Int.max, what: "a PNG")
-    try BatchRenderer.reserve(reference).write(encoded: bytes)
+    let file = try BatchRenderer.reserve(reference)
+    try file.checkDistinct(from: options.batch.protectedFiles + (scene.map { [$0] } ?? []))
+    try file.write(encoded: bytes)
     _ = unlink(actual)
+  }
+
+  /// True when `reference` is a file (through links), false when there is none;
+  /// throws naming what it is when it is something else (a folder, a FIFO, a
+  /// device) or cannot be looked at (an unreadable references folder).
+  static func referenceExists(_ reference: String) throws -> Bool {
+    var info = stat()
+    guard stat(reference, &info) == 0 else {
+      let code = errno
+      if code == ENOENT { return false }
+      let reason =
+        code == EACCES
+        ? "permission denied: the references folder (or a folder above it) cannot be read; check its permissions"
+        : String(cString: strerror(code)) + "; check the path and its permissions"
+      throw GlassError(.fileUnreadable, "cannot look at the reference \(reference): \(reason)")
+    }
+    let kind: String
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return true
+    case S_IFDIR: kind = "a folder"
+    case S_IFIFO: kind = "a FIFO (named pipe)"
+    case S_IFCHR: kind = "a character device"
+    case S_IFBLK: kind = "a block device"
+    case S_IFSOCK: kind = "a socket"
+    default: kind = "not a regular file"
+    }
+    throw GlassError(
+      .fileUnreadable, "the reference \(reference) is \(kind), not a PNG file; remove or rename it, then run again")
   }
 
   /// True when two paths name one folder (whatever their spelling).
   static func sameFolder(_ a: String, _ b: String) -> Bool {
-    if (a as NSString).standardizingPath == (b as NSString).standardizingPath { return true }
+    if FilePaths.lexicallyAbsolute(a) == FilePaths.lexicallyAbsolute(b) { return true }
     var x = stat()
     var y = stat()
     return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino

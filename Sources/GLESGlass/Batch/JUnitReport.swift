@@ -5,7 +5,8 @@ extension GoldenReport {
   /// action), GitLab (`artifacts:reports:junit`) and Jenkins (`junit`) read: one
   /// `testsuite` named `suiteName`, one `testcase` a case (`classname` the suite,
   /// `name` the case's name, `file` its scene, `time` in seconds); a failure is a
-  /// `failure` element, a case that could not be checked an `error`, a recorded
+  /// `failure` element typed `missing-reference`, `size-differs` or
+  /// `images-differ` (`GoldenFailure`), a case that could not be checked an `error`, a recorded
   /// reference `skipped` (it was not checked). Messages say which files were written.
   public func junitXML(suiteName: String = "glass-gpu goldens") -> String {
     let failures = count(.failed)
@@ -35,7 +36,8 @@ extension GoldenReport {
       case .failed:
         xml += open + ">\n"
         xml +=
-          "      <failure message=\"\(XML.attribute(message))\" type=\"images-differ\">\(XML.text(details(item)))"
+          "      <failure message=\"\(XML.attribute(message))\" "
+          + "type=\"\((item.failure ?? .imagesDiffer).rawValue)\">\(XML.text(details(item)))"
           + "</failure>\n"
         xml += "    </testcase>\n"
       case .error:

@@ -10,7 +10,9 @@
 ///     fcTL(n) fdAT(n+1)...       frame 1, 2, ...
 ///     IEND
 ///
-/// Frames are held encoded: about the size of the PNG files they would be.
+/// The file is written as it is made: `append` gives the bytes each frame adds
+/// (the signature and header come with frame 0), `end` the last chunk, so memory
+/// holds one frame and the frame before it, whatever the number of frames.
 public struct AnimatedPNG: Sendable {
   /// The frame size, in pixels.
   public let size: PixelSize
@@ -22,8 +24,6 @@ public struct AnimatedPNG: Sendable {
   public let delayDenominator: UInt16
   /// How often the animation plays; 0 loops for ever.
   public let plays: UInt32
-  /// The file so far.
-  private var bytes: [UInt8] = []
   /// Frames appended.
   public private(set) var framesAppended = 0
   /// The next chunk sequence number (fcTL and fdAT share one sequence).
@@ -50,8 +50,10 @@ public struct AnimatedPNG: Sendable {
     }
   }
 
-  /// Appends the next frame: 8-bit, of the animation's size.
-  public mutating func append(_ frame: RGBAImage, compression: Int = PNGCodec.defaultCompression) throws {
+  /// Appends the next frame (of the animation's size; 16-bit frames are rounded
+  /// to 8) and returns the bytes it adds to the file, to be written after those
+  /// of the frames before it.
+  public mutating func append(_ frame: RGBAImage, compression: Int = PNGCodec.defaultCompression) throws -> [UInt8] {
     guard framesAppended < frameCount else {
       preconditionFailure("an animated PNG of \(frameCount) frames takes no more")
     }
@@ -59,13 +61,14 @@ public struct AnimatedPNG: Sendable {
       throw GlassError(.invalidParameter, "frame \(framesAppended) is \(frame.size), the animation \(size)")
     }
     let frame = frame.converted(to: .eight)
-    guard case .eight(let samples) = frame.samples else { return }
+    guard case .eight(let samples) = frame.samples else { preconditionFailure("converted to 8 bits") }
     let rect = framesAppended == 0 ? PixelRect(size: size) : Self.changed(previous, samples, size: size)
     var part = RGBAImage(size: rect.size, depth: .eight)
     part.copy(rect, from: frame, to: PixelPoint(x: 0, y: 0))
     previous = samples
     let png = try PNGCodec.encode(part, compression: compression)
     let chunks = try Self.chunks(of: png)
+    var bytes: [UInt8] = []
     if framesAppended == 0 {
       bytes = Array(png.prefix(8))
       // IHDR, then acTL, then whatever libpng put before the data (sRGB, ...).
@@ -84,14 +87,15 @@ public struct AnimatedPNG: Sendable {
       }
     }
     framesAppended += 1
+    return bytes
   }
 
-  /// The finished file; every declared frame must have been appended.
-  public func finished() -> [UInt8] {
+  /// The bytes that end the file, once every declared frame has been appended.
+  public func end() -> [UInt8] {
     precondition(framesAppended == frameCount, "\(framesAppended) of \(frameCount) frames appended")
-    var file = bytes
-    Self.append("IEND", [], to: &file)
-    return file
+    var bytes: [UInt8] = []
+    Self.append("IEND", [], to: &bytes)
+    return bytes
   }
 
   /// The fcTL of the next frame: the rectangle it replaces, its delay, dispose

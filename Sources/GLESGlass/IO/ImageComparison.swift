@@ -77,17 +77,23 @@ public struct ImageComparison: Sendable, Equatable {
     self.psnr = mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
   }
 
+  /// What `differenceImage` draws, in the words of the help texts.
+  public static let differenceImageDescription =
+    "each channel's difference x16, at least 64 where there is any (so 1/255 shows), black where equal"
+
   /// A picture of where two images differ: each colour channel's absolute
-  /// difference (or alpha's, where larger) times `gain`, at least 64 where there is
-  /// any, opaque; black where they agree.
+  /// difference (or alpha's, where larger), in 1/255 steps, times `gain`, at least
+  /// 64 where there is any difference at all, opaque; black where they agree:
+  /// `d = max(|a - b|, |alpha_a - alpha_b|)` on the 16-bit scale, drawn as
+  /// `0` for `d = 0`, else `min(255, max(64, d * gain / 257))`.
   public static func differenceImage(_ a: RGBAImage, _ b: RGBAImage, gain: Int = 16) -> RGBAImage {
     RGBAImage(width: a.width, height: a.height) { x, y in
       let p = a.pixel16(x: x, y: y)
       let q = b.pixel16(x: x, y: y)
       let alpha = abs(Int(p[3]) - Int(q[3]))
       func channel(_ c: Int) -> UInt8 {
-        let d = max(abs(Int(p[c]) - Int(q[c])), alpha) / 257
-        return UInt8(min(255, max(d * gain, d > 0 ? 64 : 0)))
+        let d = max(abs(Int(p[c]) - Int(q[c])), alpha)
+        return d == 0 ? 0 : UInt8(min(255, max(64, d * gain / 257)))
       }
       return SIMD4(channel(0), channel(1), channel(2), 255)
     }

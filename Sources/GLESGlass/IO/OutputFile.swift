@@ -15,6 +15,11 @@ extension PNGCodec {
   ///   whole PNG is encoded first, then written into it in place;
   /// - a folder, a block device or a socket: refused.
   ///
+  /// With `followingLinks: false` (the files a run makes in a folder of its own,
+  /// such as a goldens check's artifacts), a link or anything but a regular file
+  /// at the path is refused: a link someone else put there never redirects the
+  /// write. A path holding a NUL character is refused (C would cut it there).
+  ///
   /// The temporary is `.NAME.glass-gpu-PID-RANDOM.tmp` in the output's folder. It is
   /// removed when the output is never written, on SIGINT, SIGTERM, SIGHUP, SIGQUIT
   /// and crash signals once `installSignalCleanup()` ran, and, after a death nothing
@@ -32,12 +37,21 @@ extension PNGCodec {
     private var finished = false
 
     /// Reserves `path`; throws `outputFailure` naming the path and the fix.
-    public init(path: String) throws {
+    public init(path: String, followingLinks: Bool = true) throws {
       guard !path.isEmpty else {
         throw GlassError(.outputFailure, "the output path is empty; name a .png file")
       }
+      if let problem = FilePaths.problem(with: path) {
+        throw GlassError(.outputFailure, "cannot write \(FilePaths.printable(path)): \(problem)")
+      }
       self.path = path
       var info = stat()
+      if !followingLinks && lstat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+        let what =
+          info.st_mode & S_IFMT == S_IFLNK
+          ? "a symbolic link this run did not make" : Self.describe(info.st_mode & S_IFMT)
+        throw GlassError(.outputFailure, "cannot write \(path): it is \(what); remove it, or name another folder")
+      }
       if stat(path, &info) == 0 {
         switch info.st_mode & S_IFMT {
         case S_IFREG:
@@ -90,10 +104,12 @@ extension PNGCodec {
       slot = glass_output_guard_register(temporary)
       descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
       guard descriptor >= 0 else {
-        let cause = String(cString: strerror(errno))
+        let code = errno
         glass_output_guard_unregister(slot)
         slot = -1
-        throw GlassError(.outputFailure, "cannot write \(named): check the folder's permissions", cause: cause)
+        throw GlassError(
+          .outputFailure, "cannot write \(named): \(FilePaths.reason(code, folder: folder))",
+          cause: String(cString: strerror(code)))
       }
       // Held while the process lives: a later sweep removes the file only once the
       // lock is free (the owner gone), whatever the PID says.
@@ -102,14 +118,16 @@ extension PNGCodec {
 
     /// Throws `outputFailure` when the output is one of `inputs` (the same file,
     /// whatever its spelling or the links to it): writing it would destroy the input.
-    public func checkDistinct(from inputs: [String]) throws {
+    /// `what` names the output in the message (`the JUnit report`).
+    public func checkDistinct(from inputs: [String], naming what: String? = nil) throws {
       var output = stat()
       guard stat(path, &output) == 0 else { return }
+      let named = what.map { "\($0) \(path)" } ?? path
       for input in inputs {
         var info = stat()
         guard stat(input, &info) == 0, info.st_dev == output.st_dev, info.st_ino == output.st_ino else { continue }
-        let what = input == path ? "it is an input of this command" : "it is the same file as the input \(input)"
-        throw GlassError(.outputFailure, "cannot write \(path): \(what); name another output file")
+        let reason = input == path ? "it is an input of this command" : "it is the same file as the input \(input)"
+        throw GlassError(.outputFailure, "cannot write \(named): \(reason); name another output file")
       }
     }
 
@@ -136,13 +154,51 @@ extension PNGCodec {
       finished = true
     }
 
-    /// Writes `png` into the temporary file and renames it over `target`, keeping
-    /// the permissions (and, where allowed, the owner) of a file it replaces, once
-    /// the new file is on disk.
+    /// Writes a file piece by piece, so that memory does not grow with its length
+    /// (an animated PNG, frame by frame): `body` appends bytes with the function it
+    /// is given, into the temporary file, renamed to `target` once `body` returns,
+    /// or straight into a device or FIFO. The first failed write throws; when
+    /// `body` throws, nothing is renamed and the temporary is removed.
+    public func write(streaming body: (_ append: (UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws {
+      guard !finished else { preconditionFailure("an OutputFile is written once") }
+      if inPlace {
+        let file = try openInPlace()
+        defer { close(file) }
+        try body { bytes in
+          if let failure = writeFully(file, bytes) {
+            throw GlassError(.outputFailure, "cannot write \(path)", cause: failure)
+          }
+        }
+      } else {
+        do {
+          try body { bytes in
+            if let failure = writeFully(descriptor, bytes) {
+              throw GlassError(.outputFailure, "cannot write \(path); check the free space", cause: failure)
+            }
+          }
+          try commit()
+        } catch {
+          // Not left for deinit: the caller may hold this file a while yet.
+          unlink(temporary)
+          release()
+          throw error
+        }
+      }
+      finished = true
+    }
+
+    /// Writes `png` into the temporary file and renames it over `target` (`commit`).
     private func replace(with png: UnsafeRawBufferPointer) throws {
       if let failure = writeFully(descriptor, png) {
         throw GlassError(.outputFailure, "cannot write \(path); check the free space", cause: failure)
       }
+      try commit()
+    }
+
+    /// Renames the written temporary file over `target`, keeping the permissions
+    /// (and, where allowed, the owner) of a file it replaces, once the new file is
+    /// on disk.
+    private func commit() throws {
       var existing = stat()
       if stat(target, &existing) == 0, existing.st_mode & S_IFMT == S_IFREG {
         _ = fchown(descriptor, existing.st_uid, existing.st_gid)
@@ -163,18 +219,25 @@ extension PNGCodec {
 
     /// Opens the device or FIFO without creating or truncating it and writes `png`.
     private func writeInPlace(_ png: UnsafeRawBufferPointer) throws {
+      let file = try openInPlace()
+      defer { close(file) }
+      if let failure = writeFully(file, png) {
+        throw GlassError(.outputFailure, "cannot write \(path)", cause: failure)
+      }
+    }
+
+    /// Opens the device or FIFO without creating or truncating it.
+    private func openInPlace() throws -> Int32 {
       let file = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
       guard file >= 0 else {
         throw GlassError(.outputFailure, "cannot write \(path)", cause: String(cString: strerror(errno)))
       }
-      defer { close(file) }
       var info = stat()
       guard fstat(file, &info) == 0, [S_IFCHR, S_IFIFO].contains(info.st_mode & S_IFMT) else {
+        close(file)
         throw GlassError(.outputFailure, "cannot write \(path): it changed while rendering; run the command again")
       }
-      if let failure = writeFully(file, png) {
-        throw GlassError(.outputFailure, "cannot write \(path)", cause: failure)
-      }
+      return file
     }
 
     /// Closes the temporary file and forgets it (once).
@@ -303,6 +366,8 @@ extension PNGCodec {
       case S_IFDIR: "a folder"
       case S_IFBLK: "a block device (glass-gpu does not write onto disks)"
       case S_IFSOCK: "a socket"
+      case S_IFCHR: "a character device"
+      case S_IFIFO: "a FIFO (named pipe)"
       default: "not a file"
       }
     }
@@ -343,7 +408,7 @@ extension PNGCodec {
 }
 
 /// Writes all of `bytes` to `descriptor`; returns the reason when it cannot.
-private func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
+func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> String? {
   guard let base = bytes.baseAddress else { return nil }
   var offset = 0
   while offset < bytes.count {
@@ -355,4 +420,26 @@ private func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) ->
     offset += written
   }
   return nil
+}
+
+extension PNGCodec {
+  /// True when `path` is a regular file that starts with the PNG signature and ends
+  /// with an `IEND` chunk: what an output this project wrote looks like, checked
+  /// from 20 bytes without decoding. An empty file, a file cut short or one that
+  /// is not a PNG is not whole (`--resume` renders it again).
+  public static func looksWhole(path: String) -> Bool {
+    let file = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard file >= 0 else { return false }
+    defer { close(file) }
+    var info = stat()
+    guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 8 + 12 else { return false }
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    // The IEND chunk: length 0, type "IEND", its CRC.
+    let end: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+    var head = [UInt8](repeating: 0, count: 8)
+    var tail = [UInt8](repeating: 0, count: 12)
+    let readHead = head.withUnsafeMutableBytes { pread(file, $0.baseAddress, 8, 0) }
+    let readTail = tail.withUnsafeMutableBytes { pread(file, $0.baseAddress, 12, off_t(info.st_size) - 12) }
+    return readHead == 8 && readTail == 12 && head == signature && tail == end
+  }
 }

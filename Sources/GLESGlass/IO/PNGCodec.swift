@@ -96,10 +96,13 @@ public enum PNGCodec {
     try readFile(path, maxBytes: maximumFileBytes(maxPixels: maxPixels), what: "a PNG of at most \(amount(maxPixels))")
   }
 
-  /// Reads a whole regular file of at most `maxBytes` bytes (`what` says what a
-  /// file that large cannot be); errors say what is wrong with the path: missing,
-  /// unreadable, a folder, a device, a FIFO or a socket, or too large.
-  static func readFile(_ path: String, maxBytes: Int = .max, what: String = "") throws -> [UInt8] {
+  /// Opens `path` for reading, and gives its size, when it is a regular file of at
+  /// most `maxBytes` bytes; else throws, saying what is wrong with the path:
+  /// missing, unreadable, a folder, a device, a FIFO or a socket (which would
+  /// block or never end), or larger than `what` can be. Every input file a scene
+  /// names (images, fonts) and every scene file is checked by it before it is read.
+  static func openRegularFile(_ path: String, maxBytes: Int, what: String) throws -> (descriptor: Int32, size: Int) {
+    if let problem = FilePaths.problem(with: path) { throw GlassError(.fileUnreadable, problem) }
     var info = stat()
     guard stat(path, &info) == 0 else {
       let reason = errno
@@ -110,6 +113,33 @@ public enum PNGCodec {
         .fileUnreadable, "cannot be read; check the path and its permissions",
         cause: String(cString: strerror(reason)), file: path)
     }
+    try checkRegular(info, path)
+    guard Int(info.st_size) <= maxBytes else {
+      throw GlassError(
+        .fileUnreadable,
+        "the file is \(byteAmount(Int(info.st_size))), larger than \(what) can be; check the path", file: path)
+    }
+    // Without blocking, and checked again once open: a FIFO put in its place
+    // since would otherwise block here for ever.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else {
+      throw GlassError(
+        .fileUnreadable, "cannot be read; check its permissions", cause: String(cString: strerror(errno)), file: path)
+    }
+    do {
+      guard fstat(descriptor, &info) == 0 else {
+        throw GlassError(.fileUnreadable, "cannot be read", cause: String(cString: strerror(errno)), file: path)
+      }
+      try checkRegular(info, path)
+    } catch {
+      close(descriptor)
+      throw error
+    }
+    return (descriptor, Int(info.st_size))
+  }
+
+  /// Throws unless `info` is a regular file's, saying what it is instead.
+  private static func checkRegular(_ info: stat, _ path: String) throws {
     switch info.st_mode & S_IFMT {
     case S_IFREG: break
     case S_IFDIR: throw GlassError(.fileUnreadable, "it is a folder, not a file; name a file", file: path)
@@ -121,20 +151,17 @@ public enum PNGCodec {
     case S_IFSOCK: throw GlassError(.fileUnreadable, "it is a socket, not a regular file; name a file", file: path)
     default: throw GlassError(.fileUnreadable, "it is not a regular file; name a file", file: path)
     }
-    guard Int(info.st_size) <= maxBytes else {
-      throw GlassError(
-        .fileUnreadable,
-        "the file is \(byteAmount(Int(info.st_size))), larger than \(what) can be; check the path", file: path)
-    }
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw GlassError(
-        .fileUnreadable, "cannot be read; check its permissions", cause: String(cString: strerror(errno)), file: path)
-    }
+  }
+
+  /// Reads a whole regular file of at most `maxBytes` bytes (`what` says what a
+  /// file that large cannot be); errors say what is wrong with the path
+  /// (`openRegularFile`).
+  static func readFile(_ path: String, maxBytes: Int = .max, what: String = "") throws -> [UInt8] {
+    let (descriptor, size) = try openRegularFile(path, maxBytes: maxBytes, what: what)
     defer { close(descriptor) }
     // Read to the end (the file may have changed size since stat), never past the limit.
     var bytes = [UInt8]()
-    bytes.reserveCapacity(Int(info.st_size))
+    bytes.reserveCapacity(size)
     var chunk = [UInt8](repeating: 0, count: 1 << 20)
     while true {
       let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }

@@ -61,9 +61,12 @@ public indirect enum JSONValue: Hashable, Sendable {
 
   // MARK: Parsing
 
-  /// Parses UTF-8 JSON text; throws a message with line and column.
+  /// Parses UTF-8 JSON text; throws a message with line and column. A UTF-8 byte
+  /// order mark at the start (which some Windows editors write) is skipped, as RFC
+  /// 8259 allows.
   public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
     var parser = Parser(bytes: bytes)
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
     parser.skipSpace()
     let value = try parser.value(depth: 0)
     parser.skipSpace()
@@ -78,7 +81,8 @@ public indirect enum JSONValue: Hashable, Sendable {
     func error(_ message: String) -> JSONSyntaxError {
       var line = 1
       var column = 1
-      for byte in bytes[..<min(index, bytes.count)] {
+      let first = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+      for byte in bytes[min(first, index)..<min(index, bytes.count)] {
         if byte == UInt8(ascii: "\n") {
           line += 1
           column = 1

@@ -52,11 +52,27 @@ public enum GlassEffectTransition: String, Hashable, Sendable, CaseIterable {
 ///
 /// Layers pair by position and must be of one kind; glass inside containers pairs
 /// by `glassEffectID`, and glass without an id by position among the glass
-/// without one. Between the states a layer's frame, corner radii, colours, tint,
-/// optics (the variants' resolved values) and a container's spacing follow the
-/// curve's progress `p` (a spring's may overshoot 1 and bounce); what cannot be
-/// interpolated (an image's source, a shape's kind, content) is the second
-/// state's from the first frame after the start.
+/// without one. Between the states a layer's frame, corner radii, colours
+/// (solid, and gradients with as many stops), tint, optics (the variants'
+/// resolved values), opacity and a container's spacing follow the curve's
+/// progress `p` (a spring's may overshoot 1 and bounce).
+///
+/// Text (a text layer, a label, a button's title, text on glass, a material or a
+/// shape) interpolates its frame, opacity and `foregroundStyle` when only those
+/// differ. Text that changes otherwise (its string, icon, font, line limit or
+/// alignment, or automatic colour against a paint), and content that changes
+/// kind, comes or goes, **fades through at the midpoint**: the first state's
+/// fades out while p goes from 0 to 1/2 (opacity times 1 − 2p) and the second's
+/// fades in from 1/2 to 1 (times 2p − 1); only one is drawn at a time, and which
+/// one depends on p alone. A text never gets narrower than it is in the state it
+/// is drawn from, so it does not wrap where neither state wraps it: a text
+/// layer's frame keeps at least the smaller of its two sizes (and while fading
+/// through, its own size at the moving position), and text content's padding
+/// gives way (down to 0) when its layer's frame is narrower than the text needs.
+///
+/// What cannot be interpolated and has no opacity (an image layer's source, a
+/// shape's kind, a material) is the second state's from the first frame after the
+/// start.
 extension Scene {
   /// The state named `name` as a static scene.
   public func state(_ name: String) throws -> Scene {
@@ -92,6 +108,19 @@ extension Scene {
     var scene = b
     scene.layers = try Self.interpolate(a.layers, b.layers, p, names: (transition.from, transition.to))
     return scene
+  }
+
+  /// Throws the error a frame of `transition` would throw, for any time: a
+  /// state it names is missing, its curve cannot run, or the two states' layers
+  /// do not pair (a position whose kind changes, glass without an id that comes
+  /// or goes). `validate()` runs it for the scene's own transition.
+  public func checkTransition(_ transition: SceneTransition) throws {
+    try transition.animation.validate(at: "transition.animation")
+    let a = try stateForTransition(transition.from, at: "transition.from")
+    let b = try stateForTransition(transition.to, at: "transition.to")
+    // Pairing does not depend on the progress; a time strictly between the ends
+    // is what reaches it.
+    _ = try Self.interpolate(a.layers, b.layers, 0.5, names: (transition.from, transition.to))
   }
 
   /// The number of frames of a transition at `fps` frames per second, the first
@@ -130,19 +159,25 @@ extension Scene {
         y.frame = lerp(x.frame, y.frame, p)
         return .image(y)
       case (.shape(let x), .shape(var y)):
+        let own = y.frame
         y.frame = lerp(x.frame, y.frame, p)
         y.shape = lerp(x.shape, y.shape, p)
-        y.fill = lerp(x.fill, y.fill, p)
+        y.fill = lerp(x.fill, y.fill, p) ?? y.fill
+        y.content = lerp(x.content, in: x.frame, y.content, in: own, p, frame: y.frame)
         return .shape(y)
       case (.material(let x), .material(var y)):
+        let own = y.frame
         y.frame = lerp(x.frame, y.frame, p)
         y.shape = lerp(x.shape, y.shape, p)
+        y.content = lerp(x.content, in: x.frame, y.content, in: own, p, frame: y.frame)
         return .material(y)
+      case (.text(let x), .text(let y)):
+        return .text(lerp(x, y, p))
       case (.glass(let x), .glass(let y)):
         return .glass(lerp(x, y, p))
       case (.container(let x), .container(let y)):
         return .container(try interpolate(x, y, p, at: at))
-      default:
+      case (.image, _), (.shape, _), (.material, _), (.text, _), (.glass, _), (.container, _):
         throw GlassError(
           .invalidScene,
           "layer \(index) is a \(pair.0.kindName) in state \"\(names.0)\" and a \(pair.1.kindName) here; layers "
@@ -287,22 +322,40 @@ extension Scene {
           topTrailing: max(lerp(ra.topTrailing, rb.topTrailing, p), 0),
           bottomTrailing: max(lerp(ra.bottomTrailing, rb.bottomTrailing, p), 0),
           bottomLeading: max(lerp(ra.bottomLeading, rb.bottomLeading, p), 0)), style: style)
-    default:
+    case (.rect, _), (.roundedRect, _), (.unevenRoundedRect, _), (.capsule, _), (.circle, _), (.ellipse, _),
+      (.concentric, _):
       return b
     }
   }
 
-  /// Solid colours interpolate; gradients with as many stops interpolate stop by
-  /// stop; otherwise the second.
-  static func lerp(_ a: Fill, _ b: Fill, _ p: Double) -> Fill {
+  /// Solid colours interpolate; gradients of one kind with as many stops
+  /// interpolate stop by stop and point by point; otherwise nil.
+  static func lerp(_ a: Fill, _ b: Fill, _ p: Double) -> Fill? {
+    func stops(_ x: Gradient, _ y: Gradient) -> Gradient? {
+      guard x.stops.count == y.stops.count else { return nil }
+      return Gradient(
+        stops: zip(x.stops, y.stops).map {
+          Gradient.Stop(color: lerp($0.color, $1.color, p), location: min(max(lerp($0.location, $1.location, p), 0), 1))
+        })
+    }
+    func point(_ x: UnitPoint, _ y: UnitPoint) -> UnitPoint { UnitPoint(x: lerp(x.x, y.x, p), y: lerp(x.y, y.y, p)) }
     switch (a, b) {
     case (.color(let x), .color(let y)): return .color(lerp(x, y, p))
-    default: return b
+    case (.linearGradient(let ga, let sa, let ea), .linearGradient(let gb, let sb, let eb)):
+      return stops(ga, gb).map { .linearGradient($0, startPoint: point(sa, sb), endPoint: point(ea, eb)) }
+    case (.radialGradient(let ga, let ca, let r0a, let r1a), .radialGradient(let gb, let cb, let r0b, let r1b)):
+      let end = max(lerp(r1a, r1b, p), 0)
+      return stops(ga, gb).map {
+        .radialGradient($0, center: point(ca, cb), startRadius: min(max(lerp(r0a, r0b, p), 0), end), endRadius: end)
+      }
+    case (.color, _), (.linearGradient, _), (.radialGradient, _):
+      return nil
     }
   }
 
   /// Glass between two states: frame, radii, tint and the resolved optics of the
-  /// two variants; the second's variant, content and the rest.
+  /// two variants, and its content (`lerp(_:in:_:in:_:frame:)`); the second's
+  /// variant and the rest.
   static func lerp(_ a: GlassLayer, _ b: GlassLayer, _ p: Double) -> GlassLayer {
     var g = b
     g.frame = lerp(a.frame, b.frame, p)
@@ -324,12 +377,94 @@ extension Scene {
         g.optics = GlassOptics.Overrides(values)
       }
     }
-    if let ca = a.content, var cb = b.content, ca.kind == cb.kind {
-      cb.padding = max(lerp(ca.padding, cb.padding, p), 0)
-      cb.opacity = min(max(lerp(ca.opacity, cb.opacity, p), 0), 1)
-      g.content = cb
-    }
+    g.content = lerp(a.content, in: a.frame, b.content, in: b.frame, p, frame: g.frame)
     return g
+  }
+
+  /// Which state's content shows while one replaces the other, and how much of
+  /// it: the first's fading out from p = 0 to 1/2, the second's fading in from 1/2 to 1.
+  static func fadeThrough(_ p: Double) -> (second: Bool, opacity: Double) {
+    p < 0.5 ? (false, min(max(1 - 2 * p, 0), 1)) : (true, min(max(2 * p - 1, 0), 1))
+  }
+
+  /// Text between two states when only its paint differs (nil otherwise): the
+  /// paint interpolated (`lerp(_:_:_:)` of fills).
+  static func lerp(_ a: TextContent, _ b: TextContent, _ p: Double) -> TextContent? {
+    guard a.string == b.string, a.systemImage == b.systemImage, a.font == b.font, a.lineLimit == b.lineLimit,
+      a.alignment == b.alignment
+    else { return nil }
+    var text = b
+    switch (a.foregroundStyle, b.foregroundStyle) {
+    case (nil, nil): break
+    case (let x?, let y?):
+      guard let fill = lerp(x, y, p) else { return nil }
+      text.foregroundStyle = fill
+    case (nil, _?), (_?, nil): return nil
+    }
+    return text
+  }
+
+  /// A text layer between two states: its frame and opacity follow the curve,
+  /// and its text (`lerp(_:_:_:)` of text content) when only its paint changes;
+  /// otherwise the texts fade through at the midpoint, each in its own state's
+  /// size at the moving frame's position. The frame never gets narrower or
+  /// shorter than the smaller of the two (a bouncy spring would wrap the text).
+  static func lerp(_ a: TextLayer, _ b: TextLayer, _ p: Double) -> TextLayer {
+    var t = b
+    var frame = lerp(a.frame, b.frame, p)
+    let opacity = min(max(lerp(a.opacity, b.opacity, p), 0), 1)
+    if let text = lerp(a.text, b.text, p) {
+      frame.width = max(frame.width, min(a.frame.width, b.frame.width))
+      frame.height = max(frame.height, min(a.frame.height, b.frame.height))
+      t.text = text
+      t.opacity = opacity
+    } else {
+      let (second, fade) = fadeThrough(p)
+      let own = second ? b : a
+      frame.width = own.frame.width
+      frame.height = own.frame.height
+      t.text = own.text
+      t.opacity = opacity * fade
+    }
+    t.frame = frame
+    return t
+  }
+
+  /// A layer's content between two states, the layer's frame going from `fa` to
+  /// `fb` and being `frame` now: the same image, or text whose paint alone
+  /// changes, interpolates its padding, opacity (and paint); anything else fades
+  /// through at the midpoint (content in one state only fades out or in). Text
+  /// keeps the width it has in the narrower of its states (or its own, fading
+  /// through): the padding gives way, down to 0, when `frame` is narrower.
+  static func lerp(
+    _ a: GlassContent?, in fa: PointRect, _ b: GlassContent?, in fb: PointRect, _ p: Double, frame: PointRect
+  ) -> GlassContent? {
+    /// `content` with its padding lowered so that `frame` less it is `room` points wide.
+    func roomy(_ content: GlassContent, _ room: Double) -> GlassContent {
+      guard content.text != nil else { return content }
+      var c = content
+      c.padding = max(0, min(c.padding, (frame.width - room) / 2))
+      return c
+    }
+    if let ca = a, let cb = b {
+      var c = cb
+      c.padding = max(lerp(ca.padding, cb.padding, p), 0)
+      c.opacity = min(max(lerp(ca.opacity, cb.opacity, p), 0), 1)
+      switch (ca.kind, cb.kind) {
+      case (.image(let x), .image(let y)) where x == y:
+        return c
+      case (.text(let x), .text(let y)):
+        if let text = lerp(x, y, p) {
+          c.kind = .text(text)
+          return roomy(c, min(fa.width - 2 * ca.padding, fb.width - 2 * cb.padding))
+        }
+      case (.image, _), (.text, _): break
+      }
+    }
+    let (second, fade) = fadeThrough(p)
+    guard var c = second ? b : a else { return nil }
+    c.opacity *= fade
+    return roomy(c, (second ? fb : fa).width - 2 * c.padding)
   }
 }
 

@@ -26,6 +26,13 @@ struct JSONNode {
     return v
   }
 
+  /// A file's path: a string that can name a file (`FilePaths.problem`).
+  func filePath() throws -> String {
+    let text = try string()
+    if let problem = FilePaths.problem(with: text) { throw fail(problem) }
+    return text
+  }
+
   func bool() throws -> Bool {
     guard case .bool(let v) = value else { throw fail("expected true or false, found \(value.kind)") }
     return v
@@ -192,7 +199,7 @@ extension Scene {
     if case .object(let members) = node.value, members.contains(where: { $0.key == "image" }) {
       let o = try node.object(["image", "contentMode"])
       return .image(
-        try o.required("image").string(),
+        try o.required("image").filePath(),
         contentMode: try o["contentMode"].map { try $0.choice(contentModes, what: "content mode") } ?? .fill)
     }
     return .fill(try fill(node))
@@ -300,7 +307,7 @@ extension Scene {
       font.source = .family(name)
     }
     if let file = o["file"] {
-      let path = try file.string()
+      let path = try file.filePath()
       guard !path.isEmpty else {
         throw file.fail("the font file path is empty; give a path relative to the scene file")
       }
@@ -321,8 +328,11 @@ extension Scene {
     if let style = o["foregroundStyle"] { text.foregroundStyle = try fill(style) }
     if let limit = o["lineLimit"] {
       let value = try limit.number()
-      guard value >= 1, value <= 100_000, value == value.rounded() else {
-        throw limit.fail("\(ParameterSpec.format(value)) is not a number of lines; give a whole number from 1")
+      let range = TextContent.lineLimits
+      guard value >= Double(range.lowerBound), value <= Double(range.upperBound), value == value.rounded() else {
+        throw limit.fail(
+          "\(ParameterSpec.format(value)) is not a number of lines from \(range.lowerBound) to \(range.upperBound); "
+            + "give a whole number in that range, or leave lineLimit out for no limit")
       }
       text.lineLimit = Int(value)
     }
@@ -342,7 +352,7 @@ extension Scene {
         throw JSONNode(value: .null, path: node.child(field)).fail(
           "content is an image or text, not both; put the text in a layer of its own")
       }
-      return GlassContent(source: try image.string(), padding: try o["padding"]?.number() ?? 0, opacity: opacity)
+      return GlassContent(source: try image.filePath(), padding: try o["padding"]?.number() ?? 0, opacity: opacity)
     }
     return GlassContent(
       try text(o), padding: try o["padding"]?.number() ?? TextContent.defaultPadding, opacity: opacity)
@@ -442,7 +452,7 @@ extension Scene {
     switch try typeNode.string() {
     case "image":
       let o = try node.object(["type", "source", "frame", "contentMode", "clipShape", "backgroundExtensionEffect"])
-      var layer = ImageLayer(source: try o.required("source").string(), frame: try rect(o.required("frame")))
+      var layer = ImageLayer(source: try o.required("source").filePath(), frame: try rect(o.required("frame")))
       if let mode = o["contentMode"] { layer.contentMode = try mode.choice(contentModes, what: "content mode") }
       if let clip = o["clipShape"] { layer.clipShape = try shape(clip) }
       if let e = o["backgroundExtensionEffect"] {

@@ -3,6 +3,8 @@ import Foundation
 extension Scene {
   /// The largest canvas side, in points.
   public static let maximumSidePoints = 16_384.0
+  /// The largest side of a layer's frame, in points (a frame may reach past the canvas).
+  public static let maximumFrameSidePoints = 4 * maximumSidePoints
 
   /// Throws `invalidScene` for the first value out of range, naming its JSON path
   /// (`layers[2].frame.width`) and the range. Scenes read from JSON are validated
@@ -35,6 +37,8 @@ extension Scene {
         throw v.fail("transition.\(field)", "no state \"\(JSONNode.shortened(name))\"; \(list)")
       }
       try transition.animation.validate(at: "transition.animation")
+      // Layers that do not pair fail here, not at the first frame between the states.
+      try checkTransition(transition)
     }
   }
 
@@ -139,7 +143,7 @@ struct SceneValidator {
   }
 
   func frame(_ at: String, _ frame: PointRect) throws {
-    let limit = 4 * Scene.maximumSidePoints
+    let limit = Scene.maximumFrameSidePoints
     try check("\(at).x", frame.x, -limit...limit, "pt")
     try check("\(at).y", frame.y, -limit...limit, "pt")
     try check("\(at).width", frame.width, 0...limit, "pt")
@@ -172,8 +176,11 @@ struct SceneValidator {
         "unknown systemImage \"\(JSONNode.shortened(name))\"; the icons are \(SystemImage.nameList)")
     }
     try check("\(at).font.size", text.font.size, 1...Font.maximumSize, "pt")
-    if let limit = text.lineLimit, limit < 1 {
-      throw fail("\(at).lineLimit", "\(limit) lines; give at least 1, or no limit")
+    if let limit = text.lineLimit, !TextContent.lineLimits.contains(limit) {
+      throw fail(
+        "\(at).lineLimit",
+        "\(limit) lines is out of range; give a whole number from 1 to \(TextContent.lineLimits.upperBound), or no limit"
+      )
     }
     if let style = text.foregroundStyle { try fill("\(at).foregroundStyle", style) }
   }

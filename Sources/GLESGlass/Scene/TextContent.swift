@@ -26,6 +26,8 @@ public struct TextContent: Hashable, Sendable {
 
   /// The longest text, in Unicode scalars.
   public static let maximumLength = TextLayout.maximumLength
+  /// The line limits a text may have (nil: none).
+  public static let lineLimits = 1...100_000
 
   /// Makes text content.
   public init(
@@ -74,14 +76,48 @@ public struct TextLayer: Hashable, Sendable {
 extension PointRect {
   /// A frame from a position and a size that may be given in part: what is not
   /// given is the content's size plus `padding` on each side, the content laid
-  /// out within the width less the padding when the width is given.
+  /// out within the width less the padding when the width is given. With
+  /// `checkingSize`, a side so fitted that is longer than a frame's may be throws
+  /// at the text (`TextContent.checkFitted`).
   static func fitting(
     _ content: TextContent, x: Double, y: Double, width: Double?, height: Double?, padding: Double,
-    directory: String
+    directory: String, checkingSize: Bool = true
   ) throws -> PointRect {
     let maxWidth = width.map { max(0, $0 - 2 * padding) }
     let size = try content.size(maxWidth: maxWidth, directory: directory)
-    return PointRect(
+    let frame = PointRect(
       x: x, y: y, width: width ?? size.width + 2 * padding, height: height ?? size.height + 2 * padding)
+    if checkingSize {
+      try content.checkFitted(
+        PointSize(width: frame.width, height: frame.height), fittedWidth: width == nil, fittedHeight: height == nil,
+        maxWidth: maxWidth)
+    }
+    return frame
+  }
+}
+
+extension TextContent {
+  /// Throws, at the text (JSON path `text`, relative to the content), when a side
+  /// of a frame sized to fit it is longer than `Scene.maximumFrameSidePoints`: the
+  /// user wrote the text, not the frame's size, so the error names the text and
+  /// how to make it fit. `maxWidth` is the width it was laid out in (nil: none).
+  func checkFitted(_ size: PointSize, fittedWidth: Bool, fittedHeight: Bool, maxWidth: Double?) throws {
+    let limit = Scene.maximumFrameSidePoints
+    let side = ParameterSpec.format(limit)
+    if fittedWidth && !(size.width <= limit) {
+      throw GlassError(
+        .invalidScene,
+        "the frame sized to fit this text would be \(ParameterSpec.format(size.width)) pt wide, more than a frame's "
+          + "\(side) pt; give the frame a width to wrap it in, a smaller font or a shorter text",
+        at: GlassError.Location(jsonPath: "text"))
+    }
+    if fittedHeight && !(size.height <= limit) {
+      let within = maxWidth.map { " wrapped in \(ParameterSpec.format($0)) pt" } ?? ""
+      throw GlassError(
+        .invalidScene,
+        "the frame sized to fit this text\(within) would be \(ParameterSpec.format(size.height)) pt tall, more "
+          + "than a frame's \(side) pt; give a lineLimit, a wider frame, a smaller font or a shorter text",
+        at: GlassError.Location(jsonPath: "text"))
+    }
   }
 }

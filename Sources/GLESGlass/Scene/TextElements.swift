@@ -35,7 +35,8 @@ public struct Text: FramedElement {
   /// be had; rendering then fails with the reason).
   public var frame: PointRect {
     (try? PointRect.fitting(
-      content, x: origin.x, y: origin.y, width: width, height: height, padding: paddingPoints, directory: "."))
+      content, x: origin.x, y: origin.y, width: width, height: height, padding: paddingPoints, directory: ".",
+      checkingSize: false))
       ?? PointRect(x: origin.x, y: origin.y, width: width ?? 0, height: height ?? 0)
   }
 
@@ -119,10 +120,21 @@ public enum ButtonStyle: String, Hashable, Sendable, CaseIterable {
   public static let accentColor = Color.blue
 
   /// The button's glass: its frame placed at (`x`, `y`) points and, where `width`
-  /// or `height` is not given, sized to the label plus the padding.
+  /// or `height` is not given, sized to the label plus the padding. Throws, at the
+  /// label's field, for a label that cannot be laid out or is too large for a frame.
   public func glassLayer(
     _ label: TextContent, x: Double, y: Double, width: Double? = nil, height: Double? = nil, tint: Color? = nil,
     directory: String = "."
+  ) throws -> GlassLayer {
+    try glassLayer(
+      label, x: x, y: y, width: width, height: height, tint: tint, directory: directory, checkingSize: true)
+  }
+
+  /// See the public `glassLayer`; without `checkingSize`, a frame too large is
+  /// left for validation to refuse.
+  func glassLayer(
+    _ label: TextContent, x: Double, y: Double, width: Double?, height: Double?, tint: Color?, directory: String,
+    checkingSize: Bool
   ) throws -> GlassLayer {
     var label = label
     var glass = Glass.regular.interactive()
@@ -137,6 +149,11 @@ public enum ButtonStyle: String, Hashable, Sendable, CaseIterable {
     let frame = PointRect(
       x: x, y: y, width: width ?? size.width + 2 * Self.horizontalPadding,
       height: height ?? size.height + 2 * Self.verticalPadding)
+    if checkingSize {
+      try label.checkFitted(
+        PointSize(width: frame.width, height: frame.height), fittedWidth: width == nil, fittedHeight: height == nil,
+        maxWidth: maxWidth)
+    }
     return GlassLayer(glass: glass, shape: .capsule, frame: frame, content: GlassContent(label, padding: 0))
   }
 }
@@ -166,7 +183,8 @@ public struct Button: SceneElement {
   /// fails with the reason and the label's JSON path.
   public var glassLayer: GlassLayer {
     (try? style.glassLayer(
-      label, x: origin.x, y: origin.y, width: width, height: height, tint: tintColor))
+      label, x: origin.x, y: origin.y, width: width, height: height, tint: tintColor, directory: ".",
+      checkingSize: false))
       ?? GlassLayer(
         glass: Glass.regular.interactive(),
         frame: PointRect(x: origin.x, y: origin.y, width: width ?? 0, height: height ?? 0),

@@ -61,7 +61,13 @@ struct ContentLayout {
     do {
       face = try font.face(directory: directory, fonts: (caches ?? RenderCaches.scoped).fonts)
     } catch let error as GlassError {
-      throw error.located(GlassError.Location(jsonPath: "font"))
+      let field: String
+      switch font.source {
+      case .system: field = "font"
+      case .family: field = "font.family"
+      case .file: field = "font.file"
+      }
+      throw error.located(GlassError.Location(jsonPath: field))
     }
     let side = icon == nil ? 0 : font.size * Self.iconScale
     let gap = icon == nil || content.string.isEmpty ? 0 : font.size * Self.iconSpacing

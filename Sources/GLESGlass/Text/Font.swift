@@ -34,11 +34,11 @@ public final class FontFace: @unchecked Sendable {
   /// opened on its own.
   weak var fonts: FontCache?
 
-  /// Opens `path`: a missing or unreadable file, or one that is not a font, throws.
+  /// Opens `path`: a file that is not a regular readable file of at most
+  /// `Font.maximumFileBytes` (`PNGCodec.openRegularFile`: a FIFO would block
+  /// FreeType for ever), or is not a font, throws.
   init(path: String, index: Int = 0) throws {
-    guard FileManager.default.isReadableFile(atPath: path) else {
-      throw GlassError(.fileUnreadable, "cannot read the font file \(path); check the path")
-    }
+    close(try PNGCodec.openRegularFile(path, maxBytes: Font.maximumFileBytes, what: Font.fileDescription).descriptor)
     var face: FT_Face?
     let error = FontLibrary.shared.withLibrary { FT_New_Face($0, path, FT_Long(index), &face) }
     guard error == 0, let face else {

@@ -79,6 +79,12 @@ public struct Font: Hashable, Sendable {
   /// The largest size, in points.
   public static let maximumSize = 1000.0
 
+  /// The largest font file, in bytes (the largest fonts, CJK collections, are
+  /// tens of megabytes).
+  public static let maximumFileBytes = 256 << 20
+  /// What a file larger than that cannot be, for errors.
+  static let fileDescription = "a font (at most 256 MiB)"
+
   /// The face: Inter's file for the weight, the family's, or the file (relative
   /// paths against `directory`), from `fonts` (nil: the fonts of the caches bound
   /// by `RenderCaches.use`, else new ones). Throws, naming the fix, when there is none.
@@ -117,6 +123,13 @@ public enum TextAlignment: String, Hashable, Sendable, CaseIterable, Codable {
 /// ends the last line in "…" within the width, and each line is aligned in the
 /// width. Line height is the face's (ascender − descender + line gap); the first
 /// baseline is one ascender below the top.
+///
+/// A line *fits* when its advance (HarfBuzz's advances of the line shaped on its
+/// own, its trailing spaces left out) is at most the width, exactly: no tolerance
+/// (callers that size a frame from a text and lay it out again give their own
+/// slack). Breaking is greedy (`wrap`): each line is the longest run of whole
+/// words that fits, so a line that fits is never broken early and one that does
+/// not fit is always broken.
 public struct TextLayout: Sendable {
   /// One line: its runs (shaped on their own), where it starts and its baseline.
   public struct Line: Sendable {
@@ -142,6 +155,9 @@ public struct TextLayout: Sendable {
   public var lineHeight: Double
   /// Whether the text was cut short with "…".
   public var isTruncated: Bool
+  /// How many Unicode scalars were shaped to lay the text out, every measure
+  /// counted: the cost of the layout (for tests; it grows linearly with the text).
+  var shapedScalarCount = 0
 
   /// The longest text, in Unicode scalars.
   public static let maximumLength = 20_000
@@ -153,24 +169,23 @@ public struct TextLayout: Sendable {
     lineLimit: Int? = nil, alignment: TextAlignment = .leading
   ) {
     let scale = pixelSize / Double(face.unitsPerEm)
-    func runs(_ string: String) -> [ShapedRun] { TextShaper.shape(string, face: face, weight: weight) }
+    var shaped = 0
+    func runs(_ string: String) -> [ShapedRun] {
+      shaped += string.unicodeScalars.count
+      return TextShaper.shape(string, face: face, weight: weight)
+    }
     func width(_ runs: [ShapedRun]) -> Double { runs.reduce(0) { $0 + $1.advance(pixelSize: pixelSize) } }
+    func measure(_ string: String) -> Measured { Measured(runs(string), pixelSize: pixelSize) }
     var lineTexts: [String] = []
     for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-      lineTexts += Self.wrap(paragraph, maxWidth: maxWidth, measure: { width(runs($0)) })
+      lineTexts += Self.wrap(paragraph, maxWidth: maxWidth, measure: measure)
     }
     var truncated = false
     if let lineLimit, lineLimit > 0, lineTexts.count > lineLimit {
       // The last line shows what fits of the rest, then "…".
-      var last = lineTexts[(lineLimit - 1)...].joined(separator: " ")
+      let rest = lineTexts[(lineLimit - 1)...].joined(separator: " ")
       lineTexts = Array(lineTexts.prefix(lineLimit - 1))
-      var scalars = Array(last.unicodeScalars)
-      func candidate() -> String { String(String.UnicodeScalarView(scalars)).trimmingTrailingSpaces + "…" }
-      if let maxWidth {
-        while !scalars.isEmpty && width(runs(candidate())) > maxWidth { scalars.removeLast() }
-      }
-      last = candidate()
-      lineTexts.append(last)
+      lineTexts.append(Self.truncate(rest, maxWidth: maxWidth, measure: measure))
       truncated = true
     }
     let ascender = Double(face.ascender) * scale
@@ -196,6 +211,7 @@ public struct TextLayout: Sendable {
     self.height = Double(lines.count) * lineHeight
     self.pixelSize = pixelSize
     self.isTruncated = truncated
+    self.shapedScalarCount = shaped
   }
 
   /// The same layout `factor` times larger: a layout made in points, drawn at a
@@ -214,42 +230,162 @@ public struct TextLayout: Sendable {
     return copy
   }
 
-  /// A paragraph cut into lines no wider than `maxWidth`: greedily, at the last
-  /// space that fits; a word wider than a line breaks after its last character that
-  /// fits (at least one a line).
-  static func wrap(_ paragraph: String, maxWidth: Double?, measure: (String) -> Double) -> [String] {
-    guard let maxWidth, measure(paragraph.trimmingTrailingSpaces) > maxWidth else { return [paragraph] }
+  /// A text measured for breaking: its advance, and the advance of each of its
+  /// clusters (HarfBuzz's: a character with its marks, a ligature, a syllable) in
+  /// the order of the text.
+  struct Measured {
+    /// The advance, pixels: the runs' advances summed as a line's width is.
+    var width: Double
+    /// Each cluster's advance, pixels, in the order of the text.
+    var clusters: [Double]
+
+    init(width: Double, clusters: [Double]) {
+      self.width = width
+      self.clusters = clusters
+    }
+
+    init(_ runs: [ShapedRun], pixelSize: Double) {
+      var byCluster: [(cluster: Int, advance: Double)] = []
+      for run in runs {
+        let scale = pixelSize / Double(run.face.unitsPerEm)
+        for glyph in run.glyphs { byCluster.append((glyph.cluster, Double(glyph.xAdvance) * scale)) }
+      }
+      byCluster.sort { $0.cluster < $1.cluster }
+      var clusters: [Double] = []
+      var last: Int?
+      for (cluster, advance) in byCluster {
+        if cluster == last, let end = clusters.indices.last {
+          clusters[end] += advance
+        } else {
+          clusters.append(advance)
+        }
+        last = cluster
+      }
+      self.init(width: runs.reduce(0) { $0 + $1.advance(pixelSize: pixelSize) }, clusters: clusters)
+    }
+
+    /// What any longer text that begins with this one measures at least: the
+    /// advance of all but the last `unsettled` clusters. Text after a text changes
+    /// the shaping of its last clusters only (an Arabic letter's joining form, a
+    /// kerning pair, a ligature or a contextual form reaching a few characters
+    /// back), and adds glyphs whose advances are not negative.
+    func bound(unsettled: Int) -> Double { clusters.dropLast(unsettled).reduce(0, +) }
+  }
+
+  /// Clusters at the end of a text that text after it may reshape, for the bound
+  /// of `Measured`: HarfBuzz's contextual rules in common fonts reach one or two
+  /// characters back; three leaves room.
+  static let unsettledClusters = 3
+
+  /// A paragraph cut into lines no wider than `maxWidth`, greedily: a paragraph that
+  /// fits is one line, as it is; else each line is the longest run of whole words
+  /// from its start that fits, or, when not even its first word fits, the longest
+  /// prefix of that word that fits (one character at least). A line fits when its
+  /// `measure`, without its trailing spaces, is at most `maxWidth`; the spaces at a
+  /// break end no line and start none.
+  ///
+  /// "Longest" is over every length, not the first that does not fit: an Arabic
+  /// word's prefix can be wider than the word (a final form is wider than the
+  /// medial form and the letter after it). No line is measured whole: galloping
+  /// (1, 2, 4, … characters) then bisecting finds where the `Measured.bound` of a
+  /// prefix passes the width, past which nothing fits, and the lines ending before
+  /// it are measured from the longest down, a few at most. So a line costs
+  /// O(log n) measures of about its own length, and a paragraph of n characters
+  /// O(n log line) shaped characters (measuring each candidate, and the whole rest
+  /// for each line, cost O(n²)).
+  static func wrap(_ paragraph: String, maxWidth: Double?, measure: (String) -> Measured) -> [String] {
+    guard let maxWidth, measure(paragraph.trimmingTrailingSpaces).width > maxWidth else { return [paragraph] }
     let scalars = Array(paragraph.unicodeScalars)
+    let count = scalars.count
     func string(_ range: Range<Int>) -> String { String(String.UnicodeScalarView(scalars[range])) }
+    // Where a run ending at i ends without its trailing spaces.
+    var contentEnd = [Int](repeating: 0, count: count + 1)
+    for i in 0..<count { contentEnd[i + 1] = scalars[i].properties.isWhitespace ? contentEnd[i] : i + 1 }
+    // start..<end, less its trailing spaces, measured.
+    func measured(_ start: Int, _ end: Int) -> Measured { measure(string(start..<max(start, contentEnd[end]))) }
+    func isBreak(_ i: Int) -> Bool { i == count || scalars[i] == " " }
     var lines: [String] = []
     var start = 0
-    while start < scalars.count {
+    while start < count {
       // Skip the spaces a break leaves at the start of a line.
-      while start < scalars.count && scalars[start] == " " { start += 1 }
-      guard start < scalars.count else { break }
-      if measure(string(start..<scalars.count).trimmingTrailingSpaces) <= maxWidth {
-        lines.append(string(start..<scalars.count))
-        break
-      }
-      // The longest run of whole words that fits; else the longest run of characters.
+      while start < count && scalars[start] == " " { start += 1 }
+      guard start < count else { break }
+      // No line from `start` ending at `limit` or later fits.
+      let limit =
+        firstPassing((start + 1)..<(count + 1)) { measured(start, $0).bound(unsettled: unsettledClusters) > maxWidth }
+        ?? count + 1
+      // The longest run of whole words that fits, before the spaces after it.
       var end: Int?
-      var i = start + 1
-      while i <= scalars.count {
-        if i == scalars.count || scalars[i] == " " {
-          if measure(string(start..<i)) <= maxWidth { end = i } else { break }
+      var candidate = min(limit - 1, count)
+      while candidate > start {
+        if isBreak(candidate) && measured(start, candidate).width <= maxWidth {
+          end = candidate
+          break
         }
-        i += 1
+        candidate -= 1
       }
-      if end == nil {
-        var j = start + 1
-        while j < scalars.count && measure(string(start..<(j + 1))) <= maxWidth { j += 1 }
-        end = j
+      if var stop = end {
+        while stop < count && stop > start && scalars[stop - 1] == " " { stop -= 1 }
+        end = stop
+      } else {
+        // Not one word fits: the longest prefix of the first word that fits.
+        var word = start + 1
+        while !isBreak(word) { word += 1 }
+        var stop = min(limit, word) - 1
+        while stop > start + 1 && measured(start, stop).width > maxWidth { stop -= 1 }
+        end = max(stop, start + 1)
       }
-      let stop = end ?? scalars.count
+      let stop = end ?? start + 1
       lines.append(string(start..<stop))
       start = stop
     }
     return lines.isEmpty ? [""] : lines
+  }
+
+  /// What fits of `text` in `maxWidth` (nil: all of it), then "…": the longest
+  /// prefix whose measure, without its trailing spaces and with "…" after it, is at
+  /// most `maxWidth` ("…" alone when none is). Searched as `wrap` searches: the
+  /// bound leaves out "…" and the clusters before it that it may reshape.
+  static func truncate(_ text: String, maxWidth: Double?, measure: (String) -> Measured) -> String {
+    let scalars = Array(text.unicodeScalars)
+    func candidate(_ count: Int) -> String {
+      String(String.UnicodeScalarView(scalars[..<count])).trimmingTrailingSpaces + "…"
+    }
+    guard let maxWidth else { return candidate(scalars.count) }
+    let limit =
+      firstPassing(0..<(scalars.count + 1)) {
+        measure(candidate($0)).bound(unsettled: unsettledClusters + 1) > maxWidth
+      } ?? scalars.count + 1
+    var count = limit - 1
+    while count > 0 && measure(candidate(count)).width > maxWidth { count -= 1 }
+    return candidate(count)
+  }
+
+  /// An `i` in `range` where `passes(i)` holds and `passes(i - 1)` does not (or `i`
+  /// is the start), found by galloping from the start (1, 2, 4, … on) then
+  /// bisecting: O(log d) calls, none further than 2d from the start, where d is
+  /// the answer's distance from it. nil when none of the calls passes, the last
+  /// element of `range` included.
+  static func firstPassing(_ range: Range<Int>, _ passes: (Int) -> Bool) -> Int? {
+    guard !range.isEmpty else { return nil }
+    var below = range.lowerBound - 1
+    var step = 1
+    var passing: Int
+    while true {
+      let probe = min(below + step, range.upperBound - 1)
+      if passes(probe) {
+        passing = probe
+        break
+      }
+      if probe == range.upperBound - 1 { return nil }
+      below = probe
+      step *= 2
+    }
+    while passing - below > 1 {
+      let middle = below + (passing - below) / 2
+      if passes(middle) { passing = middle } else { below = middle }
+    }
+    return passing
   }
 }
 
