@@ -29,21 +29,30 @@ ivec2 canvasToImage(ivec2 c) {
                reflectIndex(reflectIndex(c.y, canvas.y) - origin.y, image.y));
 }
 
+// A position folded by the mirror rule into [0, n] (period 2n, continuous: the
+// mirror of position x across 0 is -x, so pixel -i-1 shows pixel i), then kept
+// half a pixel inside, where both taps of a bilinear read are the edge pixel.
+vec2 foldMirrored(vec2 p, vec2 n) {
+  p = mod(p, 2.0 * n);
+  return clamp(min(p, 2.0 * n - p), vec2(0.5), n - 0.5);
+}
+
 // A canvas position (pixel centres at +0.5) -> normalised image texture coordinate,
-// for bilinear taps on a MIRRORED_REPEAT texture. The canvas edge is mirrored here,
-// continuously; within half a pixel of it both taps are the edge pixel, hence the
-// clamp. The image's own mirroring is the texture's MIRRORED_REPEAT, which applies
-// reflectIndex to each texel of the tap. CANVAS_INSIDE: the backend knows every
-// tap lies within half a pixel of the canvas, so the clamp alone is exact.
+// for bilinear taps. The canvas edge is mirrored here, continuously; within half a
+// pixel of it both taps are the edge pixel. CANVAS_INSIDE: the backend knows every
+// tap lies within half a pixel of the canvas, so the clamp alone is exact. The
+// image's own mirroring is folded here too, the same way: a bilinear tap at the
+// folded position reads the same texels with the same weights as MIRRORED_REPEAT
+// would, and never leaves the texture's first copy. softpipe (Mesa 22.3) filters
+// a mirrored copy wrongly at texel centres (it reads the neighbour texel), which is
+// where a tap clamped to the canvas's edge pixel lands.
 vec2 canvasToImageCoord(vec2 s) {
 #ifdef CANVAS_INSIDE
-  vec2 p = s;
+  vec2 p = clamp(s, vec2(0.5), u_canvasSize - 0.5);
 #else
-  vec2 p = mod(s, 2.0 * u_canvasSize);
-  p = min(p, 2.0 * u_canvasSize - p);
+  vec2 p = foldMirrored(s, u_canvasSize);
 #endif
-  p = clamp(p, vec2(0.5), u_canvasSize - 0.5);
-  return (p - u_imageOrigin) / u_imageSize;
+  return foldMirrored(p - u_imageOrigin, u_imageSize) / u_imageSize;
 }
 #endif
 

@@ -30,12 +30,9 @@ struct GlassBlendTests {
       optics: GlassOptics.Overrides(optics))
   }
 
-  /// A frost of 3 pt, which blurs one level down the pyramid. At the default
-  /// (7 pt, two levels down) one shape's frost blurred over the region of a far
-  /// neighbour too, or alone, can differ by 1/255, as the pyramid's grid follows
-  /// the region it blurs (the GPU bar allows it); what `apart` and `justApart`
-  /// test is the blend.
-  static let directFrost = ["frost": 3.0]
+  /// The frosts `apart` is checked at: none, a direct blur of 3 px, the
+  /// default (7 pt, two levels down the pyramid) and 20 pt (three levels down).
+  static let frosts = [0.0, 3, 7, 20]
 
   static func render(_ scene: Scene, on backend: TestBackend) throws -> RGBAImage {
     try DemoScenes.render(scene, ["photo": photo], on: backend)
@@ -43,11 +40,15 @@ struct GlassBlendTests {
 
   // MARK: Separate when apart
 
-  /// Two capsules 150 pt apart, spacing 40: in one container, and each in a
-  /// container of its own (far enough that neither reads the other's pixels).
-  static func apart(on backend: TestBackend) throws -> (together: RGBAImage, separate: RGBAImage) {
-    let a = capsule(x: 20, optics: directFrost)
-    let b = capsule(x: 290, optics: directFrost)
+  /// Two capsules far apart, spacing 40, with a frost of `frost` points: in one
+  /// container, and each in a container of its own (far enough that neither
+  /// reads the other's pixels). The second capsule sits at odd pixels on both
+  /// axes, so that the backdrop it blurs alone starts elsewhere than the one it
+  /// blurs with the first: a frost whose pyramid followed the region it blurs
+  /// differed there by 1/255 at 7 and 20 pt.
+  static func apart(frost: Double, on backend: TestBackend) throws -> (together: RGBAImage, separate: RGBAImage) {
+    let a = capsule(x: 20, y: 36, optics: ["frost": frost])
+    let b = capsule(x: 293, y: 43, optics: ["frost": frost])
     let together = try render(scene([.container(GlassContainer(spacing: 40, glass: [a, b]))], width: 430), on: backend)
     let separate = try render(
       scene(
@@ -57,32 +58,45 @@ struct GlassBlendTests {
   }
 
   /// Two capsules 42 pt apart (beyond the spacing of 40 by two pixels): the same
-  /// with spacing 40 as with spacing 0, where nothing blends.
+  /// with spacing 40 as with spacing 0, where nothing blends (one backdrop, one
+  /// frost, blurred over the same region either way).
   static func justApart(on backend: TestBackend) throws -> (blending: RGBAImage, plain: RGBAImage) {
-    let glass = [capsule(x: 40, optics: directFrost), capsule(x: 202, optics: directFrost)]
+    let glass = [capsule(x: 40), capsule(x: 202)]
     return (
       try render(scene([.container(GlassContainer(spacing: 40, glass: glass))]), on: backend),
       try render(scene([.container(GlassContainer(spacing: 0, glass: glass))]), on: backend)
     )
   }
 
-  @Test("on the CPU, glass farther apart than the spacing renders exactly as it does alone")
-  func apartOnCPU() throws {
-    let (together, separate) = try Self.apart(on: .cpu)
+  @Test(
+    "on the CPU, glass farther apart than the spacing renders exactly as it does alone, at every frost",
+    arguments: frosts)
+  func apartOnCPU(frost: Double) throws {
+    let (together, separate) = try Self.apart(frost: frost, on: .cpu)
     let c = try ImageComparison(together, separate)
-    #expect(c.maxDifference == 0, "\(c.summary), worst at \(String(describing: c.worstPixel))")
+    #expect(c.maxDifference == 0, "frost \(frost): \(c.summary), worst at \(String(describing: c.worstPixel))")
+  }
+
+  @Test("on the CPU, glass just beyond the spacing renders exactly as with no spacing")
+  func justApartOnCPU() throws {
     let (blending, plain) = try Self.justApart(on: .cpu)
     let d = try ImageComparison(blending, plain)
     #expect(d.maxDifference == 0, "\(d.summary), worst at \(String(describing: d.worstPixel))")
   }
 
   @Test(
-    "on the GPU, glass farther apart than the spacing renders within 1/255 of itself alone",
-    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
-  func apartOnGPU() throws {
-    let (together, separate) = try Self.apart(on: .gpu)
+    "on the GPU, glass farther apart than the spacing renders within 1/255 of itself alone, at every frost",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason), arguments: frosts)
+  func apartOnGPU(frost: Double) throws {
+    let (together, separate) = try Self.apart(frost: frost, on: .gpu)
     let c = try ImageComparison(together, separate)
-    #expect(c.maxDifference <= 1, "\(c.summary)")
+    #expect(c.maxDifference <= 1, "frost \(frost): \(c.summary)")
+  }
+
+  @Test(
+    "on the GPU, glass just beyond the spacing renders within 1/255 of itself with no spacing",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func justApartOnGPU() throws {
     let (blending, plain) = try Self.justApart(on: .gpu)
     let d = try ImageComparison(blending, plain)
     #expect(d.maxDifference <= 1, "\(d.summary)")

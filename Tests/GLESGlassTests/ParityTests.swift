@@ -1,3 +1,4 @@
+import Foundation
 import GlassTestSupport
 import Testing
 
@@ -60,6 +61,78 @@ struct ParityTests {
     let gpu = try TestBackend.gpu.render(c.effect, on: c.image, depth: c.depth)
     let cpu = try TestBackend.cpu.render(c.effect, on: c.image, depth: c.depth)
     Self.bar.check(try ImageComparison(gpu, cpu), "parity \(c.testDescription)")
+  }
+}
+
+/// `make test-softpipe` runs the GPU suites a second time on Mesa's other
+/// software driver, softpipe (OpenGL ES 3.1), by setting `GALLIUM_DRIVER`.
+/// Passes read only texels that a pass wrote or an upload filled: a GPU backend
+/// whose new textures start as NaN renders as the CPU does. Texture memory no one
+/// wrote holds whatever the driver left there: zeros on llvmpipe, often, and on
+/// softpipe bytes that read as NaN, which a bilinear tap's weight of 0 does not
+/// cancel.
+@Suite("GPU: no texel read before it is written")
+struct UnwrittenTexelTests {
+  /// A backend of its own whose new textures hold NaN, its pool emptied before
+  /// each render so that every texture is new.
+  static func render(_ prepared: [PreparedRender]) throws -> [RGBAImage] {
+    TestGPU.ownBackends.lock()
+    defer { TestGPU.ownBackends.unlock() }
+    let backend = try GLESBackend(poisoningNewTextures: true)
+    defer { backend.close() }
+    var timings = RenderTimings()
+    return try prepared.map {
+      try backend.trimPool(toBytes: 0)
+      return try RenderExecutor.execute($0.compiled, on: backend, timings: &timings)
+    }
+  }
+
+  @Test(
+    "the extension's parity cases on new NaN textures are within the parity bar of the CPU",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func extensionCases() throws {
+    let cases = ParityCase.all
+    let gpu = try Self.render(cases.map { try Renderer.prepare($0.effect, on: $0.image, depth: $0.depth) })
+    for (c, image) in zip(cases, gpu) {
+      let cpu = try TestBackend.cpu.render(c.effect, on: c.image, depth: c.depth)
+      ParityTests.bar.check(try ImageComparison(image, cpu), "on NaN textures: \(c.testDescription)")
+    }
+  }
+
+  @Test(
+    "the demo scenes on new NaN textures are within the scene parity bar of the CPU",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func scenes() throws {
+    let names = ["landmarks", "badges", "capsules", "material", "concentric", "signin", "hello", "blend", "union"]
+    let prepared = try names.map { name in
+      let (scene, images) = try DemoScenes.load(name)
+      return try Renderer.prepare(scene, images: images, depth: .eight)
+    }
+    let gpu = try Self.render(prepared)
+    let cpu = try Renderer(backend: .cpu)
+    var timings = RenderTimings()
+    for (name, (job, image)) in zip(names, zip(prepared, gpu)) {
+      let reference = try cpu.render(job, timings: &timings)
+      SceneRenderingTests.bar.check(try ImageComparison(image, reference), "on NaN textures: \(name)")
+    }
+  }
+}
+
+@Suite("GPU driver")
+struct GPUDriverTests {
+  /// The Mesa driver `GALLIUM_DRIVER` names, nil when it is unset or empty.
+  static let namedDriver = ProcessInfo.processInfo.environment["GALLIUM_DRIVER"].flatMap { $0.isEmpty ? nil : $0 }
+
+  @Test(
+    "with GALLIUM_DRIVER set, the GPU tests run on that Mesa driver (GL_RENDERER names it)",
+    .enabled(if: namedDriver != nil && TestGPU.isAvailable, "GALLIUM_DRIVER is unset or no GPU"))
+  func runsOnNamedDriver() throws {
+    let driver = try #require(Self.namedDriver)
+    let info = try #require(try TestGPU.requireRenderer().gles?.info)
+    #expect(
+      info.glRenderer.lowercased().contains(driver.lowercased()),
+      "GALLIUM_DRIVER=\(driver) but the GL renderer is \(info.glRenderer) (OpenGL ES \(info.contextVersion))")
+    print("GPU tests run on \(info.glRenderer), OpenGL ES \(info.contextVersion) context, \(info.glVersion)")
   }
 }
 

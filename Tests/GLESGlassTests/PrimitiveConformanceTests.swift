@@ -152,9 +152,16 @@ struct PrimitiveConformanceTests {
   static func downsample(_ backend: TestBackend) throws {
     let values = PrimitiveConformanceTests.linear(PrimitiveConformanceTests.source)
     let weights = [1.0, 3, 3, 1].map { $0 / 8 }
-    // Regions reaching outside the canvas (arithmetic mirroring) and inside it.
-    for origin in [PixelPoint(x: -7, y: -5), PixelPoint(x: 4, y: 2)] {
-      let size = PixelSize(width: 40, height: 30)
+    // Regions reaching outside the canvas (arithmetic mirroring) and inside it,
+    // and one over the whole canvas whose taps within half a pixel of its edges
+    // clamp to the centres of edge pixels that are mirrored copies of the image
+    // (where softpipe's own mirrored filtering read the neighbour texel).
+    let regions = [
+      (PixelPoint(x: -7, y: -5), PixelSize(width: 40, height: 30)),
+      (PixelPoint(x: 4, y: 2), PixelSize(width: 40, height: 30)),
+      (PixelPoint(x: -8, y: -6), PixelSize(width: 72, height: 52)),
+    ]
+    for (origin, size) in regions {
       var graph = RenderGraph()
       let source = graph.importSource(
         PrimitiveConformanceTests.source, as: .linearHalf,

@@ -298,15 +298,19 @@ public struct BackgroundExtensionEffect: Effect, Hashable {
   }
 
   /// The image rectangles behind canvas rectangles (any position, mirrored): for
-  /// each, the image columns and rows it maps to, as runs, crossed.
+  /// each, the image columns and rows it maps to, and their neighbours, as runs,
+  /// crossed. A bilinear tap clamped to the centre of an edge pixel of the canvas
+  /// reads that pixel's image texel and, with weight 0, the next one in the
+  /// image's own direction, which is not always behind the canvas rectangle; a
+  /// texel no one uploaded may hold a NaN, and 0 times NaN is NaN.
   static func footprint(of canvasRects: [PixelRect], in mapping: MirrorCanvas) -> [PixelRect] {
     func runs(_ range: Range<Int>, count: Int, map: (Int) -> Int) -> [Range<Int>] {
       var used = [Bool](repeating: false, count: count)
       var remaining = count
       for i in range where remaining > 0 {
         let j = map(i)
-        if !used[j] {
-          used[j] = true
+        for k in max(0, j - 1)...min(count - 1, j + 1) where !used[k] {
+          used[k] = true
           remaining -= 1
         }
       }

@@ -56,6 +56,30 @@ public struct GaussianBlurEffect: Effect, Hashable {
     Self.lower([region], plan: plan, source: inputs[0], addressing: .image, to: destination, into: &graph)
   }
 
+  /// The region of a backdrop to blur with `blurs` so that each pixel of `reads`
+  /// gets the same frost in it as in any other region holding it: `reads` grown
+  /// by the widest margin, then outward to whole coarse pixels of the deepest
+  /// plan on the grid of the coordinates `reads` is given in (canvas pixels).
+  ///
+  /// Why a pixel's frost then depends on the backdrop alone: a pyramid's levels
+  /// start at the region's origin, now a multiple of every plan's `scale`, so a
+  /// coarse pixel of level l always averages the same canvas pixels whatever
+  /// the region; and a pixel's blur reads no farther than `scale * (radius + 3)
+  /// - 3` pixels (the coarse taps, 1.5 coarse pixels down and 1 up), within
+  /// the margin, so it never reaches the region's mirrored edge. Glass apart in
+  /// a container then renders byte for byte as it does alone.
+  static func backdropRegion(covering reads: PixelRect, for blurs: [GaussianBlurEffect]) -> PixelRect {
+    let margin = blurs.map { $0.plan.marginPixels }.max() ?? 0
+    let step = blurs.map(\.plan.scale).max() ?? 1
+    let grown = reads.insetBy(-margin)
+    // Floor and ceiling to multiples of `step`, negative coordinates included.
+    func down(_ v: Int) -> Int { v >= 0 ? v / step * step : -((-v + step - 1) / step * step) }
+    func up(_ v: Int) -> Int { -down(-v) }
+    let x0 = down(grown.x)
+    let y0 = down(grown.y)
+    return PixelRect(x: x0, y: y0, width: up(grown.maxX) - x0, height: up(grown.maxY) - y0)
+  }
+
   /// The blur of the whole of `input` as an image of its own: `input` itself for
   /// sigma 0, otherwise a new image of the graph.
   public func lower(_ input: ImageHandle, name: String, into graph: inout RenderGraph) -> ImageHandle {

@@ -363,17 +363,14 @@ struct SceneLowering {
             at: GlassError.Location(jsonPath: at))
         }
       }
-      // The backdrop: every pixel any member reads, grown by the widest blur margin,
-      // whole coarse pixels at the deepest level. Beyond the canvas it is the canvas
-      // mirrored.
-      let margin = blurs.values.map { $0.inputMarginPixels(for: canvasRect.size) }.max() ?? 0
-      let step = blurs.values.map(\.plan.scale).max() ?? 1
-      // A member whose backdrop lies off the canvas still draws its shadow: it reads
-      // the canvas under it.
+      // The backdrop: every pixel any member reads, grown by the widest blur margin
+      // and aligned to the canvas's grid of coarse pixels, so that a member's frost
+      // is the same here as alone (`backdropRegion`). Beyond the canvas it is the
+      // canvas mirrored. A member whose backdrop lies off the canvas still draws its
+      // shadow: it reads the canvas under it.
       let reads = live.map { $0.reads.isEmpty ? $0.writes.intersection(canvasRect) : $0.reads }
-      var region = reads.dropFirst().reduce(reads[0]) { $0.union($1) }.insetBy(-margin)
-      region.width = (region.width + step - 1) / step * step
-      region.height = (region.height + step - 1) / step * step
+      let region = GaussianBlurEffect.backdropRegion(
+        covering: reads.dropFirst().reduce(reads[0]) { $0.union($1) }, for: Array(blurs.values))
       let backdrop = graph.makeTransient("\(name) backdrop", size: region.size, format: .linearHalf)
       graph.addPass(
         "\(name) backdrop", .copy(Copy(offset: PixelPoint(x: region.x, y: region.y))), inputs: [canvas],

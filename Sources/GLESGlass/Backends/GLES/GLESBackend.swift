@@ -60,11 +60,20 @@ public final class GLESBackend: @unchecked Sendable {
   private var closed = false
 
   /// Opens the shared EGL display and makes a context on a new GL thread.
-  public init() throws {
+  public convenience init() throws {
+    try self.init(poisoningNewTextures: false)
+  }
+
+  /// With `poisoningNewTextures`, every new binary16 texture starts as NaN, as
+  /// memory no one wrote may (softpipe's does), so that a test finds a pass that
+  /// reads a texel no pass wrote and no upload filled, even with weight 0: 0
+  /// times NaN is NaN.
+  init(poisoningNewTextures: Bool) throws {
     let connection = try EGLDisplayConnection.acquire()
     let worker = GLWorker(name: "glass-gpu GL")
     do {
       let state = try worker.sync { try GLESState(connection: connection) }
+      state.poisonsNewTextures = poisoningNewTextures
       self.state = state
       self.info = try worker.sync { state.info() }
       self.worker = worker
@@ -193,6 +202,8 @@ final class GLESState {
   private var idleBuffers: [GLPackBuffer] = []
   private var staging: [UInt16] = []
   private(set) var isTornDown = false
+  /// Whether new binary16 textures start as NaN (`GLESBackend.init(poisoningNewTextures:)`).
+  var poisonsNewTextures = false
 
   /// Source textures kept from one render to the next: an image a later render
   /// imports again (the same pixel storage, as a batch's image cache hands out) is
@@ -332,6 +343,15 @@ final class GLESState {
       glEnum(GL_TEXTURE_2D), 1, format.internalFormat, GLsizei(descriptor.size.width),
       GLsizei(descriptor.size.height))
     // Filtering and wrapping come from the sampler objects bound with each pass.
+    if poisonsNewTextures && descriptor.format == .linearHalf {
+      let nan = [UInt16](repeating: 0x7E00, count: 4 * descriptor.size.pixelCount)
+      glPixelStorei(glEnum(GL_UNPACK_ROW_LENGTH), 0)
+      nan.withUnsafeBufferPointer { values in
+        glTexSubImage2D(
+          glEnum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(descriptor.size.width), GLsizei(descriptor.size.height),
+          format.format, format.type, values.baseAddress)
+      }
+    }
     liveTextures += 1
     let texture = GLTexture(name: name, descriptor: descriptor)
     do {
