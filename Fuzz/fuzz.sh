@@ -98,7 +98,7 @@ for target in "${targets[@]}"; do
       echo "$target: a committed slow input is slow again: $slow" | tee -a "$summary"
       status=1
     else
-      failed=$(grep -o "Running: .*" "$dir/replay.log" | tail -1 | sed 's/Running: //')
+      failed=$(grep -o "Running: .*" "$dir/replay.log" | tail -1 | sed 's/Running: //' || true)
       echo "$target: a committed crash input fails again: $failed ($(finding "$dir/replay.log"))" | tee -a "$summary"
       grep -v "^INFO\|^Running\|^Executed" "$dir/replay.log" | head -40
       echo "  reproduce: SWIFT_BACKTRACE=enable=no $bin/$target $failed" | tee -a "$summary"

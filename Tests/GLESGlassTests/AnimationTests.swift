@@ -293,4 +293,48 @@ struct AnimationTests {
     #expect(
       !FileManager.default.fileExists(atPath: frames + "2") && !FileManager.default.fileExists(atPath: moment + "2"))
   }
+
+  /// A bouncy spring overshoots its second state: values at the ends of their
+  /// ranges (a frame at the edge of ±65536 pt, radii of 100000 pt, spacing and
+  /// padding of 10000 pt, gradient points at ±10) would be carried past them, and
+  /// `animate` refused a frame of a scene `validate` accepted (found by fuzz-scene).
+  @Test("every moment of a spring overshooting values at the ends of their ranges validates")
+  func overshootStaysInRange() throws {
+    let small = """
+      {"type": "shape", "shape": {"type": "roundedRect", "cornerRadius": 1}, "frame": {"x": 0, "y": 0, "width": 9, "height": 9},
+       "fill": {"linearGradient": {"colors": ["red", "blue"], "startPoint": {"x": 0, "y": 0}, "endPoint": {"x": 1, "y": 1}}}},
+      {"type": "shape", "shape": {"type": "unevenRoundedRect", "topLeading": 1}, "frame": {"x": 0, "y": 0, "width": 9, "height": 9},
+       "fill": {"radialGradient": {"colors": ["red", "blue"], "startRadius": 1, "endRadius": 2}}},
+      {"type": "glassContainer", "spacing": 1, "glass": [{"frame": {"x": 0, "y": 0, "width": 9, "height": 9},
+       "content": {"text": "Go", "padding": 1}, "glassEffectID": "g"}]},
+      {"type": "text", "text": "Go", "frame": {"x": 0, "y": 0, "width": 9, "height": 9}}
+      """
+    let ends = """
+      {"type": "shape", "shape": {"type": "roundedRect", "cornerRadius": 100000}, "frame": {"x": 65536, "y": -65536, "width": 65536, "height": 65536},
+       "fill": {"linearGradient": {"colors": ["red", "blue"], "startPoint": {"x": -10, "y": 10}, "endPoint": {"x": 10, "y": -10}}}},
+      {"type": "shape", "shape": {"type": "unevenRoundedRect", "topLeading": 100000}, "frame": {"x": -65536, "y": 65536, "width": 0, "height": 0},
+       "fill": {"radialGradient": {"colors": ["red", "blue"], "startRadius": 100000, "endRadius": 100000}}},
+      {"type": "glassContainer", "spacing": 10000, "glass": [{"frame": {"x": 65536, "y": 65536, "width": 65536, "height": 65536},
+       "content": {"text": "Go", "padding": 10000}, "glassEffectID": "g"}]},
+      {"type": "text", "text": "Go", "frame": {"x": -65536, "y": -65536, "width": 65536, "height": 65536}}
+      """
+    let json = """
+      {"version": 1, "size": {"width": 40, "height": 30},
+       "states": {"small": {"layers": [\(small)]}, "ends": {"layers": [\(ends)]}},
+       "transition": {"from": "small", "to": "ends", "animation": {"type": "spring", "duration": 0.4, "bounce": 0.9}}}
+      """
+    let scene = try Scene(json: Array(json.utf8))
+    let back = SceneTransition(from: "ends", to: "small", animation: .spring(duration: 0.4, bounce: 0.9))
+    for transition in [try #require(scene.transition), back] {
+      var refused: [String] = []
+      for i in 0..<Scene.frameCount(of: transition, fps: 60) {
+        do {
+          try scene.frame(at: Double(i) / 60, of: transition).validate()
+        } catch {
+          refused.append("\(transition.from) to \(transition.to), frame \(i): \(error)")
+        }
+      }
+      #expect(refused.isEmpty, "\(refused.count) frames refused, the first: \(refused.first ?? "")")
+    }
+  }
 }

@@ -5,10 +5,15 @@ import GLESGlass
 // canvas is one well-placed "-" in a thousand bytes. So most mutations parse the
 // input, change one to three values in the tree (a number to a boundary of the
 // format, to the canvas's edge or just past it, its negative, another number of
-// the scene or a step away; a string to a word of the format;
+// the scene or a step away; a string to a word of the format, and a text or a
+// title to another text (scripts, marks, emoji, long words) or an edit of it;
 // a member added, removed or copied from elsewhere; an array item duplicated or
-// dropped) and write it back compactly; the rest are libFuzzer's own byte
-// mutations (which also use the dictionary).
+// dropped) and write it back compactly. One mutation in three first changes the
+// scene's states (SceneMutator.restructure: a scene becomes two states of itself,
+// a state's layers are copied over another's, text comes in at one position of
+// every state, the transition turns or gets another curve), so that states that
+// still pair, with text that moves, recolours and changes, are common. The rest
+// are libFuzzer's own byte mutations (which also use the dictionary).
 
 // libFuzzer's byte-level mutator, for inputs that are not JSON and one mutation in four.
 @_silgen_name("LLVMFuzzerMutate")
@@ -39,10 +44,15 @@ public func sceneCustomMutator(
   var mutator = SceneMutator(rng: rng, numbers: [], strings: [], subtrees: [], edges: [])
   mutator.collect(value)
   mutator.collectEdges(value)
-  for _ in 0...Int.random(in: 0..<3, using: &mutator.rng) {
+  var rounds = Int.random(in: 0..<3, using: &mutator.rng)
+  if Int.random(in: 0..<3, using: &mutator.rng) == 0, let changed = mutator.restructure(value) {
+    value = changed
+    rounds -= 1
+  }
+  for _ in 0..<(rounds + 1) {
     let count = SceneMutator.nodeCount(value)
     var target = Int.random(in: 0..<count, using: &mutator.rng)
-    value = mutator.mutate(value, target: &target)
+    value = mutator.mutate(value, target: &target, key: nil)
   }
   let out = Array(value.compactText.utf8)
   guard out.count <= maxSize else { return LLVMFuzzerMutate(data, size, maxSize) }
@@ -99,20 +109,21 @@ struct SceneMutator {
     }
   }
 
-  /// Mutates the node numbered `target` in a pre-order walk (counting down).
-  mutating func mutate(_ value: JSONValue, target: inout Int) -> JSONValue {
+  /// Mutates the node numbered `target` in a pre-order walk (counting down);
+  /// `key` is the member name the value is under.
+  mutating func mutate(_ value: JSONValue, target: inout Int, key: String?) -> JSONValue {
     if target == 0 {
       target = -1
-      return change(value)
+      return change(value, key: key)
     }
     target -= 1
     switch value {
     case .array(var items):
-      for i in items.indices where target >= 0 { items[i] = mutate(items[i], target: &target) }
+      for i in items.indices where target >= 0 { items[i] = mutate(items[i], target: &target, key: key) }
       return .array(items)
     case .object(var members):
       for i in members.indices where target >= 0 {
-        members[i] = (members[i].key, mutate(members[i].value, target: &target))
+        members[i] = (members[i].key, mutate(members[i].value, target: &target, key: members[i].key))
       }
       return .object(members)
     default:
@@ -135,7 +146,7 @@ struct SceneMutator {
     }
   }
 
-  mutating func change(_ value: JSONValue) -> JSONValue {
+  mutating func change(_ value: JSONValue, key: String?) -> JSONValue {
     switch value {
     case .number(let v):
       let step = [1, 0.5, 0.25, 1 / 3.0, 8, 100][Int.random(in: 0..<6, using: &rng)]
@@ -152,9 +163,14 @@ struct SceneMutator {
       default: new = pick(Self.interesting) ?? v
       }
       return .number(new.isFinite ? new : v)
+    case .string(let text) where key.map(Self.textKeys.contains) ?? false:
+      return .string(edit(text))
     case .string:
-      if Int.random(in: 0..<3, using: &rng) == 0 { return .string(pick(strings) ?? "") }
-      return .string(pick(SceneVocabulary.values) ?? "")
+      switch Int.random(in: 0..<6, using: &rng) {
+      case 0, 1: return .string(pick(strings) ?? "")
+      case 2: return .string(pick(Self.texts) ?? "")
+      default: return .string(pick(SceneVocabulary.values) ?? "")
+      }
     case .bool(let b):
       return Int.random(in: 0..<4, using: &rng) == 0 ? scalar() : .bool(!b)
     case .null:

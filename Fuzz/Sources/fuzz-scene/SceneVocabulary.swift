@@ -18,17 +18,18 @@ enum SceneVocabulary {
     "touchPoint", "trailing", "transition", "type", "variant", "version", "weight", "width", "x", "x1", "x2", "y",
     "y1", "y2",
   ]
-  /// Every string value that is not also a field name.
+  /// Every string value (a layer's type too, though it is also a field's name).
   static let values: [String] = [
-    "bar", "black", "body", "bold", "bolt.fill", "bouncy", "brown", "button", "callout", "capsule", "caption",
-    "caption2", "checkmark", "circle", "circular", "clear", "cloud.bolt.rain.fill", "concentric",
-    "concentricRectangle", "continuous", "cyan", "easeIn", "easeInOut", "easeOut", "ellipse", "envelope.fill",
-    "eraser.fill", "fit", "flag.fill", "footnote", "gearshape.fill", "glassContainer", "glassProminent", "gray",
-    "headline", "heart.fill", "heavy", "identity", "indigo", "largeTitle", "light", "linear", "lock.fill",
-    "magnifyingglass", "matchedGeometry", "materialize", "medium", "mint", "moon.fill", "moon.stars.fill",
-    "mountain.2.fill", "orange", "person.fill", "pink", "plus", "purple", "rect", "regular", "roundedRect",
-    "scribble.variable", "semibold", "sidebar.left", "smooth", "snappy", "spring", "square.and.arrow.up", "star.fill",
-    "subheadline", "sun.rain.fill", "teal", "thick", "thin", "timingCurve", "title2", "title3", "ultraLight",
-    "ultraThick", "ultraThin", "unevenRoundedRect", "white", "yellow",
+    "bar", "black", "blue", "body", "bold", "bolt.fill", "bottom", "bottomLeading", "bottomTrailing", "bouncy",
+    "brown", "button", "callout", "capsule", "caption", "caption2", "center", "checkmark", "circle", "circular",
+    "clear", "cloud.bolt.rain.fill", "concentric", "concentricRectangle", "continuous", "cyan", "easeIn", "easeInOut",
+    "easeOut", "ellipse", "envelope.fill", "eraser.fill", "fill", "fit", "flag.fill", "footnote", "gearshape.fill",
+    "glass", "glassContainer", "glassProminent", "gray", "green", "headline", "heart.fill", "heavy", "identity",
+    "image", "indigo", "largeTitle", "leading", "light", "linear", "lock.fill", "magnifyingglass", "matchedGeometry",
+    "material", "materialize", "medium", "mint", "moon.fill", "moon.stars.fill", "mountain.2.fill", "orange",
+    "person.fill", "pink", "plus", "purple", "rect", "red", "regular", "roundedRect", "scribble.variable", "semibold",
+    "shape", "sidebar.left", "smooth", "snappy", "spring", "square.and.arrow.up", "star.fill", "subheadline",
+    "sun.rain.fill", "teal", "text", "thick", "thin", "timingCurve", "title", "title2", "title3", "top", "topLeading",
+    "topTrailing", "trailing", "ultraLight", "ultraThick", "ultraThin", "unevenRoundedRect", "white", "yellow",
   ]
 }

@@ -55,7 +55,8 @@ public enum GlassEffectTransition: String, Hashable, Sendable, CaseIterable {
 /// without one. Between the states a layer's frame, corner radii, colours
 /// (solid, and gradients with as many stops), tint, optics (the variants'
 /// resolved values), opacity and a container's spacing follow the curve's
-/// progress `p` (a spring's may overshoot 1 and bounce).
+/// progress `p` (a spring's may overshoot 1 and bounce; a value stays within the
+/// range `validate()` checks, so every moment of a valid scene validates).
 ///
 /// Text (a text layer, a label, a button's title, text on glass, a material or a
 /// shape) interpolates its frame, opacity and `foregroundStyle` when only those
@@ -195,7 +196,7 @@ extension Scene {
     -> GlassContainer
   {
     var result = b
-    result.spacing = max(lerp(a.spacing, b.spacing, p), 0)
+    result.spacing = lerp(a.spacing, b.spacing, p, in: Scene.spacings)
     let unnamedA = a.glass.filter { $0.effectID == nil }
     let unnamedB = b.glass.filter { $0.effectID == nil }
     guard unnamedA.count == unnamedB.count else {
@@ -297,10 +298,17 @@ extension Scene {
 
   static func lerp(_ a: Double, _ b: Double, _ p: Double) -> Double { a + (b - a) * p }
 
+  /// A value between two states kept within the range `validate()` checks it
+  /// against: a curve that overshoots (a bouncy spring) would carry a value near
+  /// the end of its range past it, and that moment would be refused.
+  static func lerp(_ a: Double, _ b: Double, _ p: Double, in range: ClosedRange<Double>) -> Double {
+    min(max(lerp(a, b, p), range.lowerBound), range.upperBound)
+  }
+
   static func lerp(_ a: PointRect, _ b: PointRect, _ p: Double) -> PointRect {
     PointRect(
-      x: lerp(a.x, b.x, p), y: lerp(a.y, b.y, p), width: max(lerp(a.width, b.width, p), 0),
-      height: max(lerp(a.height, b.height, p), 0))
+      x: lerp(a.x, b.x, p, in: Scene.framePositions), y: lerp(a.y, b.y, p, in: Scene.framePositions),
+      width: lerp(a.width, b.width, p, in: Scene.frameSides), height: lerp(a.height, b.height, p, in: Scene.frameSides))
   }
 
   static func lerp(_ a: Color, _ b: Color, _ p: Double) -> Color {
@@ -314,14 +322,14 @@ extension Scene {
   static func lerp(_ a: Shape, _ b: Shape, _ p: Double) -> Shape {
     switch (a, b) {
     case (.roundedRect(let ra, _), .roundedRect(let rb, let style)):
-      return .roundedRect(cornerRadius: max(lerp(ra, rb, p), 0), style: style)
+      return .roundedRect(cornerRadius: lerp(ra, rb, p, in: Scene.radii), style: style)
     case (.unevenRoundedRect(let ra, _), .unevenRoundedRect(let rb, let style)):
       return .unevenRoundedRect(
         CornerRadii(
-          topLeading: max(lerp(ra.topLeading, rb.topLeading, p), 0),
-          topTrailing: max(lerp(ra.topTrailing, rb.topTrailing, p), 0),
-          bottomTrailing: max(lerp(ra.bottomTrailing, rb.bottomTrailing, p), 0),
-          bottomLeading: max(lerp(ra.bottomLeading, rb.bottomLeading, p), 0)), style: style)
+          topLeading: lerp(ra.topLeading, rb.topLeading, p, in: Scene.radii),
+          topTrailing: lerp(ra.topTrailing, rb.topTrailing, p, in: Scene.radii),
+          bottomTrailing: lerp(ra.bottomTrailing, rb.bottomTrailing, p, in: Scene.radii),
+          bottomLeading: lerp(ra.bottomLeading, rb.bottomLeading, p, in: Scene.radii)), style: style)
     case (.rect, _), (.roundedRect, _), (.unevenRoundedRect, _), (.capsule, _), (.circle, _), (.ellipse, _),
       (.concentric, _):
       return b
@@ -338,13 +346,15 @@ extension Scene {
           Gradient.Stop(color: lerp($0.color, $1.color, p), location: min(max(lerp($0.location, $1.location, p), 0), 1))
         })
     }
-    func point(_ x: UnitPoint, _ y: UnitPoint) -> UnitPoint { UnitPoint(x: lerp(x.x, y.x, p), y: lerp(x.y, y.y, p)) }
+    func point(_ x: UnitPoint, _ y: UnitPoint) -> UnitPoint {
+      UnitPoint(x: lerp(x.x, y.x, p, in: Scene.unitPoints), y: lerp(x.y, y.y, p, in: Scene.unitPoints))
+    }
     switch (a, b) {
     case (.color(let x), .color(let y)): return .color(lerp(x, y, p))
     case (.linearGradient(let ga, let sa, let ea), .linearGradient(let gb, let sb, let eb)):
       return stops(ga, gb).map { .linearGradient($0, startPoint: point(sa, sb), endPoint: point(ea, eb)) }
     case (.radialGradient(let ga, let ca, let r0a, let r1a), .radialGradient(let gb, let cb, let r0b, let r1b)):
-      let end = max(lerp(r1a, r1b, p), 0)
+      let end = lerp(r1a, r1b, p, in: Scene.radii)
       return stops(ga, gb).map {
         .radialGradient($0, center: point(ca, cb), startRadius: min(max(lerp(r0a, r0b, p), 0), end), endRadius: end)
       }
@@ -448,7 +458,7 @@ extension Scene {
     }
     if let ca = a, let cb = b {
       var c = cb
-      c.padding = max(lerp(ca.padding, cb.padding, p), 0)
+      c.padding = lerp(ca.padding, cb.padding, p, in: Scene.spacings)
       c.opacity = min(max(lerp(ca.opacity, cb.opacity, p), 0), 1)
       switch (ca.kind, cb.kind) {
       case (.image(let x), .image(let y)) where x == y:

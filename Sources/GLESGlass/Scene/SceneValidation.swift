@@ -5,6 +5,16 @@ extension Scene {
   public static let maximumSidePoints = 16_384.0
   /// The largest side of a layer's frame, in points (a frame may reach past the canvas).
   public static let maximumFrameSidePoints = 4 * maximumSidePoints
+  /// A frame's x and y, in points.
+  static let framePositions = -maximumFrameSidePoints...maximumFrameSidePoints
+  /// A frame's width and height, in points.
+  static let frameSides = 0...maximumFrameSidePoints
+  /// Corner radii and a radial gradient's radii, in points.
+  static let radii: ClosedRange<Double> = 0...100_000
+  /// A container's spacing and content's padding, in points.
+  static let spacings: ClosedRange<Double> = 0...10_000
+  /// A gradient's unit points.
+  static let unitPoints: ClosedRange<Double> = -10...10
 
   /// Throws `invalidScene` for the first value out of range, naming its JSON path
   /// (`layers[2].frame.width`) and the range. Scenes read from JSON are validated
@@ -84,7 +94,7 @@ extension Scene {
       case .glass(let l):
         try v.glass(at, l, container: nil)
       case .container(let c):
-        try v.check("\(at).spacing", c.spacing, 0...10_000, "pt")
+        try v.check("\(at).spacing", c.spacing, Scene.spacings, "pt")
         try v.container("\(at).containerShape", c.containerShape)
         var ids: Set<String> = []
         for (j, glass) in c.glass.enumerated() {
@@ -143,11 +153,10 @@ struct SceneValidator {
   }
 
   func frame(_ at: String, _ frame: PointRect) throws {
-    let limit = Scene.maximumFrameSidePoints
-    try check("\(at).x", frame.x, -limit...limit, "pt")
-    try check("\(at).y", frame.y, -limit...limit, "pt")
-    try check("\(at).width", frame.width, 0...limit, "pt")
-    try check("\(at).height", frame.height, 0...limit, "pt")
+    try check("\(at).x", frame.x, Scene.framePositions, "pt")
+    try check("\(at).y", frame.y, Scene.framePositions, "pt")
+    try check("\(at).width", frame.width, Scene.frameSides, "pt")
+    try check("\(at).height", frame.height, Scene.frameSides, "pt")
   }
 
   func content(_ at: String, _ content: GlassContent?) throws {
@@ -156,7 +165,7 @@ struct SceneValidator {
     case .image(let source): try path("\(at).image", source)
     case .text(let text): try self.text(at, text)
     }
-    try check("\(at).padding", content.padding, 0...10_000, "pt")
+    try check("\(at).padding", content.padding, Scene.spacings, "pt")
     try check("\(at).opacity", content.opacity, 0...1, "")
   }
 
@@ -203,8 +212,8 @@ struct SceneValidator {
       }
     }
     func unit(_ path: String, _ p: UnitPoint) throws {
-      try check("\(path).x", p.x, -10...10, "")
-      try check("\(path).y", p.y, -10...10, "")
+      try check("\(path).x", p.x, Scene.unitPoints, "")
+      try check("\(path).y", p.y, Scene.unitPoints, "")
     }
     switch fill {
     case .color(let c): try color(at, c)
@@ -215,8 +224,8 @@ struct SceneValidator {
     case .radialGradient(let g, let center, let r0, let r1):
       try stops("\(at).radialGradient", g)
       try unit("\(at).radialGradient.center", center)
-      try check("\(at).radialGradient.startRadius", r0, 0...100_000, "pt")
-      try check("\(at).radialGradient.endRadius", r1, 0...100_000, "pt")
+      try check("\(at).radialGradient.startRadius", r0, Scene.radii, "pt")
+      try check("\(at).radialGradient.endRadius", r1, Scene.radii, "pt")
       guard r0 <= r1 else {
         throw fail(
           "\(at).radialGradient.startRadius",
@@ -229,18 +238,18 @@ struct SceneValidator {
   func shape(_ at: String, _ shape: Shape, container: ContainerShape?) throws {
     switch shape {
     case .rect, .capsule, .circle, .ellipse: break
-    case .roundedRect(let r, _): try check("\(at).cornerRadius", r, 0...100_000, "pt")
+    case .roundedRect(let r, _): try check("\(at).cornerRadius", r, Scene.radii, "pt")
     case .unevenRoundedRect(let r, _):
-      try check("\(at).topLeading", r.topLeading, 0...100_000, "pt")
-      try check("\(at).topTrailing", r.topTrailing, 0...100_000, "pt")
-      try check("\(at).bottomTrailing", r.bottomTrailing, 0...100_000, "pt")
-      try check("\(at).bottomLeading", r.bottomLeading, 0...100_000, "pt")
+      try check("\(at).topLeading", r.topLeading, Scene.radii, "pt")
+      try check("\(at).topTrailing", r.topTrailing, Scene.radii, "pt")
+      try check("\(at).bottomTrailing", r.bottomTrailing, Scene.radii, "pt")
+      try check("\(at).bottomLeading", r.bottomLeading, Scene.radii, "pt")
     case .concentric(let corners, _):
       let names = ["topLeading", "topTrailing", "bottomTrailing", "bottomLeading"]
       for (name, corner) in zip(names, corners.all) {
         switch corner {
-        case .fixed(let r): try check("\(at).corners.\(name)", r, 0...100_000, "pt")
-        case .concentric(let m): try check("\(at).corners.\(name).minimum", m, 0...100_000, "pt")
+        case .fixed(let r): try check("\(at).corners.\(name)", r, Scene.radii, "pt")
+        case .concentric(let m): try check("\(at).corners.\(name).minimum", m, Scene.radii, "pt")
         }
       }
       if corners.needsContainer && container == nil {
@@ -255,7 +264,7 @@ struct SceneValidator {
   func container(_ at: String, _ shape: ContainerShape?) throws {
     guard let shape else { return }
     try frame("\(at).frame", shape.frame)
-    try check("\(at).cornerRadius", shape.cornerRadius, 0...100_000, "pt")
+    try check("\(at).cornerRadius", shape.cornerRadius, Scene.radii, "pt")
   }
 
   func glass(_ at: String, _ layer: GlassLayer, container: ContainerShape?) throws {
