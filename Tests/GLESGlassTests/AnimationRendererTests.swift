@@ -39,18 +39,10 @@ struct AnimationRendererTests {
   static func shell(
     _ script: String, in folder: URL
   ) throws -> (status: Int32, reason: Process.TerminationReason, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script]
-    process.environment = ProcessInfo.processInfo.environment.merging(["G": OutputSafetyTests.binary.path]) { $1 }
-    process.currentDirectoryURL = folder
-    let err = Pipe()
-    process.standardError = err
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let data = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, process.terminationReason, String(decoding: data, as: UTF8.self))
+    let run = try TestProcess.run(
+      URL(fileURLWithPath: "/bin/sh"), ["-c", script], environment: ["G": TestProcess.glassGPU.path], in: folder,
+      capturesOutput: false)
+    return (run.status, run.reason, run.stderr)
   }
 
   // MARK: The library

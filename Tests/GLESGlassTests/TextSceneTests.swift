@@ -16,18 +16,13 @@ struct TextSceneTests {
   /// as the library asks it for the system font and named families; the file's
   /// name must be the family's (so that a missing family fails here).
   static func fontFile(_ family: String, weight: String = "regular") throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["fc-match", "-f", "%{file}", "\(family):weight=\(weight)"]
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let path = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let run = try TestProcess.run(
+      URL(fileURLWithPath: "/usr/bin/env"), ["fc-match", "-f", "%{file}", "\(family):weight=\(weight)"])
+    let path = run.stdout
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
     let stem = family.replacingOccurrences(of: " ", with: "")
     try #require(
-      process.terminationStatus == 0 && (name == stem || name.hasPrefix(stem + "-")),
+      run.status == 0 && (name == stem || name.hasPrefix(stem + "-")),
       "fc-match picked \(path) for \(family)")
     return path
   }
