@@ -80,13 +80,7 @@ struct OffCanvasTests {
     ##"{"version": 1, "size": {"width": 60, "height": 40}, "scale": 2, "background": {"linearGradient": {"colors": ["#204060", "#e0c080"]}}, "layers": [\##(layers.joined(separator: ","))]}"##
   }
 
-  static func render(_ json: String, on backend: TestBackend) throws -> RGBAImage {
-    let scene = try Scene(json: Array(json.utf8))
-    let images = SceneImages(["photo.png": ProceduralImages.landscape(width: 48, height: 30)])
-    var timings = RenderTimings()
-    let renderer = backend == .gpu ? try TestGPU.requireRenderer() : try Renderer(backend: .cpu)
-    return try renderer.render(Renderer.prepare(scene, images: images), timings: &timings)
-  }
+  static let images = ["photo.png": ProceduralImages.landscape(width: 48, height: 30)]
 
   @Test("a layer wholly off the canvas renders and leaves the canvas as it was (CPU)", arguments: layers)
   func offTheCanvasCPU(_ layer: Layer) throws {
@@ -101,9 +95,9 @@ struct OffCanvasTests {
   }
 
   func offTheCanvas(_ layer: Layer, on backend: TestBackend) throws {
-    let plain = try Self.render(Self.scene([]), on: backend)
+    let plain = try backend.render(json: Self.scene([]), images: Self.images)
     for frame in Self.offCanvas {
-      let output = try Self.render(Self.scene([layer.json(frame)]), on: backend)
+      let output = try backend.render(json: Self.scene([layer.json(frame)]), images: Self.images)
       #expect(output == plain, "\(layer.name) at \(frame) changed the canvas")
     }
   }
@@ -112,12 +106,12 @@ struct OffCanvasTests {
     "a layer across the canvas's edges renders, shows, and the GPU agrees with the CPU",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason), arguments: layers)
   func acrossTheEdges(_ layer: Layer) throws {
-    let plain = try Self.render(Self.scene([]), on: .cpu)
+    let plain = try TestBackend.cpu.render(json: Self.scene([]), images: Self.images)
     for frame in Self.acrossEdges {
-      let output = try Self.render(Self.scene([layer.json(frame)]), on: .cpu)
+      let output = try TestBackend.cpu.render(json: Self.scene([layer.json(frame)]), images: Self.images)
       #expect(output.size == plain.size)
       #expect(output != plain, "\(layer.name) at \(frame) should show on the canvas")
-      let gpu = try Self.render(Self.scene([layer.json(frame)]), on: .gpu)
+      let gpu = try TestBackend.gpu.render(json: Self.scene([layer.json(frame)]), images: Self.images)
       // The parity bar of the project: 3/255, and 0.1 % of pixels over 1/255.
       let comparison = try ImageComparison(gpu, output)
       #expect(comparison.maxDifference <= 3 && comparison.fractionOverOne <= 0.001, "\(layer.name) at \(frame)")

@@ -275,7 +275,7 @@ struct BackdropLuminanceTests {
         ]}
         """#.utf8))
     let black = RGBAImage(width: 40, height: 100) { _, _ in SIMD4(0, 0, 0, 255) }
-    let image = try DemoScenes.render(scene, ["black.png": black], on: .cpu)
+    let image = try TestBackend.cpu.render(scene, images: ["black.png": black])
     guard case .glass(let glass) = scene.layers[1] else { throw GlassError(.invalidScene, "not glass") }
     let frame = glass.frame
     #expect(frame.maxX < 160, "the glass lies over the second copy and beyond: \(frame)")

@@ -107,6 +107,33 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 extension TestBackend {
+  /// Renders `scene` with its decoded `images` (by their path in the scene) at
+  /// `depth`: on a new CPU renderer, or the shared GPU renderer. The tests' one
+  /// way to render a scene.
+  func render(
+    _ scene: Scene, images: SceneImages = SceneImages([:]), depth: RGBAImage.Depth = .eight
+  ) throws
+    -> RGBAImage
+  {
+    var timings = RenderTimings()
+    switch self {
+    case .cpu: return try Renderer(backend: .cpu).render(scene, images: images, depth: depth, timings: &timings)
+    case .gpu: return try TestGPU.requireRenderer().render(scene, images: images, depth: depth, timings: &timings)
+    }
+  }
+
+  /// Renders `scene` with its decoded `images` at `depth` (see above).
+  func render(_ scene: Scene, images: [String: RGBAImage], depth: RGBAImage.Depth = .eight) throws -> RGBAImage {
+    try render(scene, images: SceneImages(images), depth: depth)
+  }
+
+  /// Reads a scene from `json` and renders it with `images` (see above).
+  func render(json: String, images: [String: RGBAImage] = [:]) throws -> RGBAImage {
+    try render(try Scene(json: Array(json.utf8)), images: images)
+  }
+}
+
+extension TestBackend {
   /// Runs a graph as it is: the CPU, or the shared GPU renderer's backend.
   func execute(_ graph: RenderGraph) throws -> RGBAImage {
     let compiled = try graph.compile()

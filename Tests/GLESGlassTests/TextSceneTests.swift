@@ -134,7 +134,7 @@ struct TextSceneTests {
       let lines = try Self.lineHeight(font: Self.inter, points: 17)
       #expect(layer.frame.width == 150)
       #expect(layer.frame.height > 3 * lines, "wrapped into several lines: \(layer.frame.height)")
-      let image = try DemoScenes.render(scene, [:], on: .cpu)
+      let image = try TestBackend.cpu.render(scene)
       let ink = Self.inkBounds(image) { $0 < 200 }
       let s = Double(scale)
       #expect(ink.minX >= Int(20 * s) - 1 && ink.maxX <= Int(170 * s), "scale \(scale): ink \(ink) outside 20...170 pt")
@@ -184,7 +184,7 @@ struct TextSceneTests {
       #expect(lengths == expected.map { $0.joined(separator: " ").unicodeScalars.count }, "width \(width)")
       // The pixels: one band of ink rows a line (a line's descenders do not reach
       // the next line's ascenders).
-      let image = try DemoScenes.render(scene, [:], on: .cpu)
+      let image = try TestBackend.cpu.render(scene)
       var bands: [(top: Int, bottom: Int)] = []
       for y in 0..<image.height {
         var inked = false
@@ -225,7 +225,7 @@ struct TextSceneTests {
         Issue.record("not a material")
         return
       }
-      let image = try DemoScenes.render(scene, [:], on: .cpu)
+      let image = try TestBackend.cpu.render(scene)
       let ink = Self.inkBounds(image) { $0 < 160 }
       let s = Double(scale)
       let frame = material.frame
@@ -398,7 +398,7 @@ struct TextSceneTests {
     for (index, path) in [(0, "layers[1].font.family"), (1, "layers[1].content.font.family")] {
       var one = scene
       one.layers = [first, scene.layers[index]]
-      let error = #expect(throws: GlassError.self) { _ = try DemoScenes.render(one, [:], on: .cpu) }
+      let error = #expect(throws: GlassError.self) { _ = try TestBackend.cpu.render(one) }
       #expect(error?.jsonPath == path, "\(String(describing: error))")
       #expect("\(String(describing: error))".contains("No Such Family"))
     }
@@ -423,7 +423,7 @@ struct TextSceneTests {
       (Button("Hi", systemImage: "no.such.icon").frame(x: 10, y: 10), "no.such.icon"),
     ] {
       let scene = Scene(width: 200, height: 100) { button }
-      let error = #expect(throws: GlassError.self) { _ = try DemoScenes.render(scene, [:], on: .cpu) }
+      let error = #expect(throws: GlassError.self) { _ = try TestBackend.cpu.render(scene) }
       #expect(error?.jsonPath?.hasPrefix("layers[0]") == true && "\(String(describing: error))".contains(word))
     }
   }
@@ -453,8 +453,8 @@ struct TextSceneTests {
     #expect(shape.frame.width == 32 && shape.frame.height == 32)
     var bare = scene
     bare.layers = [.shape(ShapeLayer(shape: .rect, frame: shape.frame, fill: .color(.white)))]
-    let a = try DemoScenes.render(scene, [:], on: .cpu)
-    let b = try DemoScenes.render(bare, [:], on: .cpu)
+    let a = try TestBackend.cpu.render(scene)
+    let b = try TestBackend.cpu.render(bare)
     #expect(try ImageComparison(a, b).maxDifference == 0)
   }
 
@@ -485,7 +485,7 @@ struct TextSceneTests {
         #"{"type": "glass", "glass": "clear", "frame": {"x": 20, "y": 20}, "content": {"text": "HHHH", "font": "title"}}"#,
         size: ##"{"width": 200, "height": 100}, "background": "\##(background)""##, scale: 1)
       let frame = try Self.glassFrame(scene)
-      let image = try DemoScenes.render(scene, [:], on: backend)
+      let image = try backend.render(scene)
       let inner = PixelRect(
         x: Int(frame.x + 20), y: Int(frame.y + 18), width: Int(frame.width - 40), height: Int(frame.height - 36))
       let (darkest, brightest) = Self.extremes(image, inner)
@@ -500,7 +500,7 @@ struct TextSceneTests {
       ##"{"type": "glass", "glass": "clear", "frame": {"x": 20, "y": 20}, "content": {"text": "HHHH", "font": "title", "foregroundStyle": "#ff0000"}}"##,
       size: #"{"width": 200, "height": 100}, "background": "white""#, scale: 1)
     let frame = try Self.glassFrame(styled)
-    let image = try DemoScenes.render(styled, [:], on: backend)
+    let image = try backend.render(styled)
     var reddest = 0
     for y in Int(frame.y + 18)..<Int(frame.maxY - 18) {
       for x in Int(frame.x + 20)..<Int(frame.maxX - 20) {
@@ -596,8 +596,8 @@ struct TextSceneTests {
     for scale in [1, 3] {
       let scene = try Self.textScene(scale: scale)
       // The two renders side by side: at 3x they are most of the suite's time.
-      async let rendered = DemoScenes.render(scene, [:], on: .cpu)
-      async let renderedBare = DemoScenes.render(Self.withoutText(scene), [:], on: .cpu)
+      async let rendered = TestBackend.cpu.render(scene)
+      async let renderedBare = TestBackend.cpu.render(Self.withoutText(scene))
       let (withText, without) = try await (rendered, renderedBare)
       let s = Double(scale)
       // Each pixel the text changed belongs to the layer whose frame holds it.
@@ -689,7 +689,7 @@ struct TextSceneTests {
 
   @Test("the CPU renders the text scene at 2x exactly as its golden")
   func textSceneGoldenCPU() throws {
-    try Self.checkTextGolden(try DemoScenes.render(try Self.textScene(scale: 2), [:], on: .cpu), on: .cpu)
+    try Self.checkTextGolden(try TestBackend.cpu.render(try Self.textScene(scale: 2)), on: .cpu)
   }
 
   @Test(
@@ -697,8 +697,8 @@ struct TextSceneTests {
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func textSceneGPU() throws {
     let scene = try Self.textScene(scale: 2)
-    let gpu = try DemoScenes.render(scene, [:], on: .gpu)
-    let cpu = try DemoScenes.render(scene, [:], on: .cpu)
+    let gpu = try TestBackend.gpu.render(scene)
+    let cpu = try TestBackend.cpu.render(scene)
     SceneRenderingTests.bar.check(try ImageComparison(gpu, cpu), "text scene parity")
     try Self.checkTextGolden(gpu, on: .gpu)
   }
