@@ -306,35 +306,8 @@ struct SceneGoldenTests {
   func check(_ name: String, on backend: TestBackend) throws {
     let (scene, images) = try DemoScenes.load(name)
     let output = try backend.render(scene, images: images)
-    let golden = GoldenTests.folder.appendingPathComponent("scene-\(name).png").path
-    guard FileManager.default.fileExists(atPath: golden) else {
-      if GoldenTests.record && backend == .cpu {
-        try PNGCodec.write(output, to: golden, compression: 12)
-        Issue.record("recorded the missing golden \(golden); check it and run again")
-      } else {
-        Issue.record(
-          "no golden \(golden); record it with GLASS_GPU_RECORD_GOLDENS=1 swift test --filter SceneGoldenTests")
-      }
-      return
-    }
-    let expected = try PNGCodec.read(path: golden).image
-    let comparison = try ImageComparison(output, expected)
     // The CPU rendered the golden; the GPU is held to the scene parity bar.
-    let failures =
-      backend == .cpu
-      ? (comparison.maxDifference == 0 ? [] : ["not exact"]) : SceneRenderingTests.bar.failures(comparison)
-    if verbose { print("scene golden \(name) on \(backend): \(comparison.summary)") }
-    if !failures.isEmpty {
-      let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("glass-gpu-golden-failures")
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      let actual = folder.appendingPathComponent("scene-\(name)-\(backend).png").path
-      let diff = folder.appendingPathComponent("scene-\(name)-\(backend)-diff.png").path
-      try PNGCodec.write(output, to: actual)
-      try PNGCodec.write(ImageComparison.differenceImage(output, expected), to: diff)
-      Issue.record(
-        "\(name) on \(backend): \(failures.joined(separator: "; ")): \(comparison.summary); wrote \(actual) and \(diff)"
-      )
-    }
+    try backend.checkGolden(output, "scene-\(name)", bar: SceneRenderingTests.bar, filter: "SceneGoldenTests")
   }
 }
 

@@ -654,37 +654,11 @@ struct TextSceneTests {
     }
   }
 
-  static let textGolden = GoldenTests.folder.appendingPathComponent("scene-text-2x.png").path
-
   /// `output` against the text scene's golden: exactly on the CPU (which records
   /// it, with GLASS_GPU_RECORD_GOLDENS=1, when missing), within the scene parity
   /// bar on the GPU; a failure writes the image and a difference image.
   static func checkTextGolden(_ output: RGBAImage, on backend: TestBackend) throws {
-    guard FileManager.default.fileExists(atPath: textGolden) else {
-      if GoldenTests.record && backend == .cpu {
-        try PNGCodec.write(output, to: textGolden, compression: 12)
-        Issue.record("recorded the missing golden \(textGolden); check it and run again")
-      } else {
-        Issue.record("no golden \(textGolden); record it with GLASS_GPU_RECORD_GOLDENS=1 swift test --filter TextScene")
-      }
-      return
-    }
-    let expected = try PNGCodec.read(path: textGolden).image
-    try #require(output.size == expected.size, "\(output.size) against the golden's \(expected.size)")
-    let comparison = try ImageComparison(output, expected)
-    let failures =
-      backend == .cpu
-      ? (comparison.maxDifference == 0 ? [] : ["not exact"]) : SceneRenderingTests.bar.failures(comparison)
-    guard !failures.isEmpty else { return }
-    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("glass-gpu-golden-failures")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let actual = folder.appendingPathComponent("scene-text-2x-\(backend).png").path
-    let diff = folder.appendingPathComponent("scene-text-2x-\(backend)-diff.png").path
-    try PNGCodec.write(output, to: actual)
-    try PNGCodec.write(ImageComparison.differenceImage(output, expected), to: diff)
-    Issue.record(
-      "the text scene on \(backend): \(failures.joined(separator: "; ")): \(comparison.summary); wrote \(actual) and \(diff)"
-    )
+    try backend.checkGolden(output, "scene-text-2x", bar: SceneRenderingTests.bar, filter: "TextScene")
   }
 
   @Test("the CPU renders the text scene at 2x exactly as its golden")
