@@ -42,7 +42,11 @@ enum BatchFixture {
       #"{"type": "glass", "glass": {"variant": "regular", "tint": "\#(first)80"}, "shape": "capsule", "frame": {"x": \#(x), "y": 56, "width": 120, "height": 40}}"#
     )
     return
-      #"{"version": 1, "size": {"width": \#(width), "height": \#(height)}, "scale": \#(scale), "background": {"linearGradient": {"colors": ["\#(first)", "\#(second)"], "startPoint": "topLeading", "endPoint": "bottomTrailing"}}, "layers": [\#(layers.joined(separator: ", "))]}"#
+      SceneJSON.scene(
+        width: width, height: height, scale: scale,
+        background:
+          #"{"linearGradient": {"colors": ["\#(first)", "\#(second)"], "startPoint": "topLeading", "endPoint": "bottomTrailing"}}"#,
+        layers: layers.joined(separator: ", "))
   }
 
   /// Writes `text` to `path` under `folder`, making its folders; returns the file.
@@ -538,7 +542,7 @@ struct BatchIsolationTests {
       /* 10 */ "",
       /* 11 */ BatchFixture.line([("id", "11"), ("scene", deep), ("output", q("good-11.png")), ("depth", "16")]),
       /* 12 */ BatchFixture.line([
-        ("scene", #"{"version": 1, "size": {"width": 200, "height": 120}, "layers": [{"type": "sparkle"}]}"#),
+        ("scene", SceneJSON.scene(width: 200, height: 120, layers: #"{"type": "sparkle"}"#)),
         ("output", q("l12.png")),
       ]),
     ]

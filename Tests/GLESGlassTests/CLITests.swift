@@ -228,8 +228,11 @@ struct CLITests {
       ProceduralImages.gradient(width: 64, height: 64), to: folder.appendingPathComponent("big.png").path)
     let scene = folder.appendingPathComponent("scene.json")
     try Data(
-      #"{"version": 1, "size": {"width": 40, "height": 30}, "scale": 1, "layers": [{"type": "image", "source": "big.png", "frame": {"width": 20, "height": 20}}]}"#
-        .utf8
+      SceneJSON.scene(
+        width: 40, height: 30, scale: 1,
+        layers: #"{"type": "image", "source": "big.png", "frame": {"width": 20, "height": 20}}"#
+      )
+      .utf8
     ).write(to: scene)
     let output = folder.appendingPathComponent("out.png").path
     for (limit, words) in [
@@ -255,8 +258,12 @@ struct CLITests {
     try PNGCodec.write(ProceduralImages.landscape(width: 96, height: 64), to: input)
     let scene = folder.appendingPathComponent("scene.json")
     try Data(
-      #"{"version": 1, "size": {"width": 120, "height": 80}, "scale": 1, "background": "white", "layers": [{"type": "image", "source": "in.png", "frame": {"x": 12, "y": 8, "width": 96, "height": 64}}, {"type": "glass", "frame": {"x": 20, "y": 20, "width": 80, "height": 30}}]}"#
-        .utf8
+      SceneJSON.scene(
+        width: 120, height: 80, scale: 1, background: "white",
+        layers:
+          #"{"type": "image", "source": "in.png", "frame": {"x": 12, "y": 8, "width": 96, "height": 64}}, {"type": "glass", "frame": {"x": 20, "y": 20, "width": 80, "height": 30}}"#
+      )
+      .utf8
     ).write(to: scene)
     var sizes: [Int] = []
     var images: [RGBAImage] = []

@@ -106,10 +106,12 @@ struct GlassUnionTests {
     #expect(scene.json.contains(#""glassEffectUnion":"1""#) || scene.json.contains(#""glassEffectUnion": "1""#))
     let built = Color.clear.frame(x: 0, y: 0, width: 10, height: 10).glassEffect().glassEffectUnion(id: 7)
     #expect(built.unionID == "7")
-    let bad = #"""
-      {"version": 1, "size": {"width": 100, "height": 100}, "layers": [{"type": "glassContainer", "glass": [
-        {"frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "glassEffectUnion": ""}]}]}
-      """#
+    let bad = SceneJSON.scene(
+      width: 100, height: 100,
+      layers: #"""
+        {"type": "glassContainer", "glass": [
+          {"frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "glassEffectUnion": ""}]}
+        """#)
     let error = #expect(throws: GlassError.self) { try Scene(json: Array(bad.utf8)) }
     #expect(error?.jsonPath == "layers[0].glass[0].glassEffectUnion", "\(String(describing: error))")
   }

@@ -19,7 +19,9 @@ struct OutputSafetyTests {
     try PNGCodec.write(
       ProceduralImages.gradient(width: 16, height: 12), to: folder.appendingPathComponent("images/ok.png").path)
     let scene =
-      #"{"version": 1, "size": {"width": 40, "height": 30}, "scale": 1, "layers": [{"type": "image", "source": "images/ok.png", "frame": {"width": 20, "height": 20}}]}"#
+      SceneJSON.scene(
+        width: 40, height: 30, scale: 1,
+        layers: #"{"type": "image", "source": "images/ok.png", "frame": {"width": 20, "height": 20}}"#)
     try Data(scene.utf8).write(to: folder.appendingPathComponent("scene.json"))
     return folder
   }
@@ -35,9 +37,10 @@ struct OutputSafetyTests {
         + #""frame": {"x": \#(i % 4 * 400 + 20), "y": \#(i / 4 * 280 + 20), "width": 500, "height": 360}, "#
         + #""optics": {"frost": 8}}"#
     }
-    return #"{"version": 1, "size": {"width": 1800, "height": 1200}, "scale": 3, "background": {"linearGradient": "#
-      + ##"{"colors": ["#ff5e62", "#4facfe"], "startPoint": "topLeading", "endPoint": "bottomTrailing"}}, "layers": ["##
-      + layers.joined(separator: ", ") + "]}"
+    let background =
+      ##"{"linearGradient": {"colors": ["#ff5e62", "#4facfe"], "startPoint": "topLeading", "endPoint": "bottomTrailing"}}"##
+    return SceneJSON.scene(
+      width: 1800, height: 1200, scale: 3, background: background, layers: layers.joined(separator: ", "))
   }()
 
   /// The built `glass-gpu` (as `runCLI` finds it).

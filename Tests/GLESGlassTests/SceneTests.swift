@@ -94,7 +94,7 @@ struct SceneFormatTests {
     var testDescription: String { name }
   }
 
-  static let base = #"{"version": 1, "size": {"width": 100, "height": 80}, "layers": [LAYER]}"#
+  static let base = SceneJSON.scene(width: 100, height: 80, layers: "LAYER")
   static func with(_ layer: String) -> String { base.replacingOccurrences(of: "LAYER", with: layer) }
 
   static let bad: [Bad] = [
@@ -325,8 +325,11 @@ struct SceneCLITests {
   }
 
   static func scene(image: String) -> String {
-    #"{"version": 1, "size": {"width": 40, "height": 30}, "scale": 1, "layers": [{"type": "image", "source": "IMAGE", "frame": {"width": 20, "height": 20}}]}"#
-      .replacingOccurrences(of: "IMAGE", with: image)
+    SceneJSON.scene(
+      width: 40, height: 30, scale: 1,
+      layers: #"{"type": "image", "source": "IMAGE", "frame": {"width": 20, "height": 20}}"#
+    )
+    .replacingOccurrences(of: "IMAGE", with: image)
   }
 
   @Test("render writes the PNG; validate and parity report", arguments: ["cpu", "auto"])
@@ -377,17 +380,21 @@ struct SceneCLITests {
     Bad(
       name: "negative size",
       scene:
-        #"{"version": 1, "size": {"width": 4, "height": 3}, "layers": [{"type": "glass", "frame": {"width": 2, "height": -1}}]}"#,
+        SceneJSON.scene(width: 4, height: 3, layers: #"{"type": "glass", "frame": {"width": 2, "height": -1}}"#),
       mentions: ["layers[0].frame.height", "negative"]),
     Bad(
       name: "unknown material",
       scene:
-        #"{"version": 1, "size": {"width": 4, "height": 3}, "layers": [{"type": "material", "material": "thinnest", "frame": {"width": 2, "height": 1}}]}"#,
+        SceneJSON.scene(
+          width: 4, height: 3,
+          layers: #"{"type": "material", "material": "thinnest", "frame": {"width": 2, "height": 1}}"#),
       mentions: ["layers[0].material", "thinnest"]),
     Bad(
       name: "unknown variant",
       scene:
-        #"{"version": 1, "size": {"width": 4, "height": 3}, "layers": [{"type": "glass", "glass": {"variant": "frosted"}, "frame": {"width": 2, "height": 1}}]}"#,
+        SceneJSON.scene(
+          width: 4, height: 3,
+          layers: #"{"type": "glass", "glass": {"variant": "frosted"}, "frame": {"width": 2, "height": 1}}"#),
       mentions: ["layers[0].glass.variant", "frosted"]),
   ]
 
@@ -548,7 +555,7 @@ struct SceneSchemaTests {
       #expect(throws: GlassError.self) {
         _ = try Scene(
           json: Array(
-            #"{"version": 1, "size": {"width": 4, "height": 4}, "background": "COLOR"}"#
+            SceneJSON.scene(width: 4, height: 4, background: "COLOR")
               .replacingOccurrences(of: "COLOR", with: text).utf8))
       }
     }

@@ -30,9 +30,12 @@ struct TextSceneTests {
   /// Inter (the system font under 20 pt), regular.
   static var inter: String { get throws { try fontFile("Inter") } }
 
-  static func scene(_ layers: String, size: String = #"{"width": 400, "height": 300}"#, scale: Int = 2) throws -> Scene
-  {
-    try Scene(json: Array(#"{"version": 1, "size": \#(size), "scale": \#(scale), "layers": [\#(layers)]}"#.utf8))
+  static func scene(
+    _ layers: String, width: Int = 400, height: Int = 300, background: String? = nil, scale: Int = 2
+  ) throws -> Scene {
+    try Scene(
+      json: Array(
+        SceneJSON.scene(width: width, height: height, scale: scale, background: background, layers: layers).utf8))
   }
 
   /// hb-shape's advance of `text` in the font file at `points`, in points.
@@ -296,7 +299,7 @@ struct TextSceneTests {
     do {
       if let directory {
         let path = directory.appendingPathComponent("scene.json")
-        try Data(#"{"version": 1, "size": {"width": 300, "height": 200}, "layers": [\#(layers)]}"#.utf8).write(to: path)
+        try Data(SceneJSON.scene(width: 300, height: 200, layers: layers).utf8).write(to: path)
         _ = try SceneFile(path: path.path)
       } else {
         _ = try scene(layers)
@@ -434,8 +437,10 @@ struct TextSceneTests {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     try Data(
-      #"{"version": 1, "size": {"width": 100, "height": 60}, "layers": [{"type": "text", "text": "Hi", "font": {"file": "gone.otf"}, "frame": {}}]}"#
-        .utf8
+      SceneJSON.scene(
+        width: 100, height: 60, layers: #"{"type": "text", "text": "Hi", "font": {"file": "gone.otf"}, "frame": {}}"#
+      )
+      .utf8
     ).write(to: folder.appendingPathComponent("bad.json"))
     let before = files(in: folder)
     let result = try runCLI(["render", "bad.json", "-o", "out.png", "--backend", "cpu"], in: folder)
@@ -483,7 +488,7 @@ struct TextSceneTests {
     for (background, expectDark) in [("white", true), ("black", false), ("#f6d365", true), ("#1c1c60", false)] {
       let scene = try Self.scene(
         #"{"type": "glass", "glass": "clear", "frame": {"x": 20, "y": 20}, "content": {"text": "HHHH", "font": "title"}}"#,
-        size: ##"{"width": 200, "height": 100}, "background": "\##(background)""##, scale: 1)
+        width: 200, height: 100, background: background, scale: 1)
       let frame = try Self.glassFrame(scene)
       let image = try backend.render(scene)
       let inner = PixelRect(
@@ -498,7 +503,7 @@ struct TextSceneTests {
     // A foregroundStyle wins: red text over white.
     let styled = try Self.scene(
       ##"{"type": "glass", "glass": "clear", "frame": {"x": 20, "y": 20}, "content": {"text": "HHHH", "font": "title", "foregroundStyle": "#ff0000"}}"##,
-      size: #"{"width": 200, "height": 100}, "background": "white""#, scale: 1)
+      width: 200, height: 100, background: "white", scale: 1)
     let frame = try Self.glassFrame(styled)
     let image = try backend.render(styled)
     var reddest = 0
@@ -550,8 +555,9 @@ struct TextSceneTests {
       {"type": "glass", "glass": {"variant": "regular", "tint": "orange", "interactive": true}, "frame": {"x": 12, "y": 176}, "content": {"text": "Hello, World!", "font": "title"}},
       {"type": "button", "title": "Toggle", "buttonStyle": "glassProminent", "frame": {"x": 218, "y": 182}}
       """#,
-      size:
-        ##"{"width": 320, "height": 260}, "background": {"linearGradient": {"colors": ["#eef3ff", "#2a2560", "#15123a"], "startPoint": "top", "endPoint": "bottom"}}"##,
+      width: 320, height: 260,
+      background:
+        ##"{"linearGradient": {"colors": ["#eef3ff", "#2a2560", "#15123a"], "startPoint": "top", "endPoint": "bottom"}}"##,
       scale: scale)
   }
 

@@ -119,8 +119,10 @@ struct TextShapingTests {
   /// A scene file in `folder` with one text layer whose font is the file `font`.
   static func writeScene(font: String, in folder: URL) throws {
     try Data(
-      #"{"version": 1, "size": {"width": 100, "height": 60}, "layers": [{"type": "text", "text": "Hi", "font": {"file": "\#(font)"}, "frame": {}}]}"#
-        .utf8
+      SceneJSON.scene(
+        width: 100, height: 60, layers: #"{"type": "text", "text": "Hi", "font": {"file": "\#(font)"}, "frame": {}}"#
+      )
+      .utf8
     ).write(to: folder.appendingPathComponent("scene.json"))
   }
 
