@@ -51,7 +51,8 @@ let package = Package(
         "GLESGlass", "GlassTestSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    // Procedural images and the exact numeric oracle, shared by the tests and the benchmark.
+    // Procedural images and the exact numeric oracle, shared by the tests and the benchmark;
+    // the tests' one process runner, golden harness and scene skeleton (no Testing here).
     .target(name: "GlassTestSupport", dependencies: ["GLESGlass"]),
     .testTarget(
       name: "GLESGlassTests",

@@ -39,18 +39,10 @@ struct AnimationRendererTests {
   static func shell(
     _ script: String, in folder: URL
   ) throws -> (status: Int32, reason: Process.TerminationReason, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", script]
-    process.environment = ProcessInfo.processInfo.environment.merging(["G": OutputSafetyTests.binary.path]) { $1 }
-    process.currentDirectoryURL = folder
-    let err = Pipe()
-    process.standardError = err
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let data = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, process.terminationReason, String(decoding: data, as: UTF8.self))
+    let run = try TestProcess.run(
+      URL(fileURLWithPath: "/bin/sh"), ["-c", script], environment: ["G": TestProcess.glassGPU.path], in: folder,
+      capturesOutput: false)
+    return (run.status, run.reason, run.stderr)
   }
 
   // MARK: The library
@@ -74,8 +66,8 @@ struct AnimationRendererTests {
     // Held ends are rendered once: the first state and frame 0, the second state
     // and the last frame there, the way back's end and the hold after it.
     #expect(runs == [0..<4, 4..<5, 5..<6, 6..<10, 10..<11, 11..<12, 12..<16], "\(runs)")
-    let a = try TestBackend.cpu.renderScene(file.scene.state("a"))
-    let b = try TestBackend.cpu.renderScene(file.scene.state("b"))
+    let a = try TestBackend.cpu.render(file.scene.state("a"))
+    let b = try TestBackend.cpu.render(file.scene.state("b"))
     #expect(frames[0] == a && frames[15] == a && frames[6] == b && frames[9] == b)
     #expect(frames[4] != a && frames[4] != b)
     // The way back retraces the way there: back at 2/3 is there at 1/3 (to rounding).
@@ -340,12 +332,5 @@ struct AnimationRendererTests {
     arguments: [SIGINT, SIGTERM])
   func signalBetweenFrames(_ signal: Int32) throws {
     try interrupt(signal, format: "png") { out, _ in Self.frameFiles(out.path).count >= 3 }
-  }
-}
-
-extension TestBackend {
-  /// Renders a scene without images.
-  func renderScene(_ scene: Scene) throws -> RGBAImage {
-    try DemoScenes.render(scene, [:], on: self)
   }
 }

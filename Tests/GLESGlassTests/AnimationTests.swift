@@ -41,10 +41,6 @@ struct AnimationTests {
       .transition(from: "collapsed", to: "expanded", animation: animation)
   }
 
-  static func render(_ scene: Scene, on backend: TestBackend) throws -> RGBAImage {
-    try DemoScenes.render(scene, images, on: backend)
-  }
-
   static func frames(_ scene: Scene, fps: Double = 60) throws -> [Scene] {
     guard let transition = scene.transition else { return [] }
     return try (0..<Scene.frameCount(of: transition, fps: fps)).map { try scene.frame(at: Double($0) / fps) }
@@ -54,12 +50,12 @@ struct AnimationTests {
     let scene = morph()
     let frames = try frames(scene)
     #expect(frames.count == 53, "a 0.5 s spring settles (within 1/4096) by 0.867 s: 53 frames at 60 fps")
-    let first = try render(frames[0], on: backend)
-    let last = try render(frames[frames.count - 1], on: backend)
-    #expect(first == (try render(scene.state("collapsed"), on: backend)), "\(backend): frame 0")
-    #expect(last == (try render(scene.state("expanded"), on: backend)), "\(backend): the last frame")
+    let first = try backend.render(frames[0], images: Self.images)
+    let last = try backend.render(frames[frames.count - 1], images: Self.images)
+    #expect(first == (try backend.render(scene.state("collapsed"), images: Self.images)), "\(backend): frame 0")
+    #expect(last == (try backend.render(scene.state("expanded"), images: Self.images)), "\(backend): the last frame")
     // And the frames between are neither.
-    let middle = try render(frames[10], on: backend)
+    let middle = try backend.render(frames[10], images: Self.images)
     #expect(middle != first && middle != last)
   }
 
@@ -118,7 +114,9 @@ struct AnimationTests {
   static func jumps(_ scene: Scene, planting: ((Int, Scene) -> Scene)? = nil) throws -> [String] {
     guard let transition = scene.transition else { return ["no transition"] }
     let frames = try frames(scene)
-    let images = try frames.enumerated().map { try render(planting?($0, $1) ?? $1, on: .cpu) }
+    let images = try frames.enumerated().map {
+      try TestBackend.cpu.render(planting?($0, $1) ?? $1, images: Self.images)
+    }
     let changes = zip(images, images.dropFirst()).map { meanChange($0, $1) }
     let progress = frames.indices.map { transition.animation.progress(at: Double($0) / 60) }
     let steps = zip(progress, progress.dropFirst()).map { abs($1 - $0) }
@@ -188,7 +186,9 @@ struct AnimationTests {
       for transition in [GlassEffectTransition.matchedGeometry, .materialize] {
         let frame = try Self.morph(transition).frame(at: time)
         SceneRenderingTests.bar.check(
-          try ImageComparison(Self.render(frame, on: .gpu), Self.render(frame, on: .cpu)), "\(transition) at \(time) s")
+          try ImageComparison(
+            TestBackend.gpu.render(frame, images: Self.images), TestBackend.cpu.render(frame, images: Self.images)),
+          "\(transition) at \(time) s")
       }
     }
   }

@@ -221,7 +221,10 @@ struct BatchAPITests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let manifest = BatchManifest(
       text: [0, 40, 0].map { x in
-        #"{"scene": {"version": 1, "size": {"width": 80, "height": 40}, "layers": [{"type": "glass", "frame": {"x": \#(x), "y": 0, "width": 40, "height": 40}}]}, "output": "\#(x).png"}"#
+        let scene = SceneJSON.scene(
+          width: 80, height: 40, layers: #"{"type": "glass", "frame": {"x": \#(x), "y": 0, "width": 40, "height": 40}}"#
+        )
+        return #"{"scene": \#(scene), "output": "\#(x).png"}"#
       }.joined(separator: "\n"), name: "jobs.jsonl", directory: folder.path,
       outputDirectory: folder.path)
     var options = BatchOptions()

@@ -42,7 +42,11 @@ enum BatchFixture {
       #"{"type": "glass", "glass": {"variant": "regular", "tint": "\#(first)80"}, "shape": "capsule", "frame": {"x": \#(x), "y": 56, "width": 120, "height": 40}}"#
     )
     return
-      #"{"version": 1, "size": {"width": \#(width), "height": \#(height)}, "scale": \#(scale), "background": {"linearGradient": {"colors": ["\#(first)", "\#(second)"], "startPoint": "topLeading", "endPoint": "bottomTrailing"}}, "layers": [\#(layers.joined(separator: ", "))]}"#
+      SceneJSON.scene(
+        width: width, height: height, scale: scale,
+        background:
+          #"{"linearGradient": {"colors": ["\#(first)", "\#(second)"], "startPoint": "topLeading", "endPoint": "bottomTrailing"}}"#,
+        layers: layers.joined(separator: ", "))
   }
 
   /// Writes `text` to `path` under `folder`, making its folders; returns the file.
@@ -538,7 +542,7 @@ struct BatchIsolationTests {
       /* 10 */ "",
       /* 11 */ BatchFixture.line([("id", "11"), ("scene", deep), ("output", q("good-11.png")), ("depth", "16")]),
       /* 12 */ BatchFixture.line([
-        ("scene", #"{"version": 1, "size": {"width": 200, "height": 120}, "layers": [{"type": "sparkle"}]}"#),
+        ("scene", SceneJSON.scene(width: 200, height: 120, layers: #"{"type": "sparkle"}"#)),
         ("output", q("l12.png")),
       ]),
     ]
@@ -838,25 +842,19 @@ struct BatchProcessTests {
     let out = root.appendingPathComponent("out")
     let log = root.appendingPathComponent("stderr.txt")
     _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-    let process = Process()
-    process.executableURL = OutputSafetyTests.binary
-    process.arguments = ["batch", "--manifest", "-", "-o", "out", "--backend", "cpu", "--quiet"]
-    process.currentDirectoryURL = root
     let input = Pipe()
     // A read end kept open here too, so that a batch that dies early makes the
     // writes below fail quietly instead of raising SIGPIPE in the test runner.
     let spareReadEnd = dup(input.fileHandleForReading.fileDescriptor)
     defer { close(spareReadEnd) }
-    process.standardInput = input
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = try FileHandle(forWritingTo: log)
-    try process.run()
+    let child = try OutputSafetyTests.Child(
+      ["batch", "--manifest", "-", "-o", "out", "--backend", "cpu", "--quiet"], in: root, log: log, input: input)
     let writer = input.fileHandleForWriting
     // Relative paths on standard input resolve against the current folder.
     writer.write(Data((BatchFixture.line([("scene", "\"scene.json\""), ("output", "\"first.png\"")]) + "\n").utf8))
     // The first job renders while standard input is still open.
     let deadline = Date().addingTimeInterval(60)
-    while !FileManager.default.fileExists(atPath: out.appendingPathComponent("first.png").path), process.isRunning,
+    while !FileManager.default.fileExists(atPath: out.appendingPathComponent("first.png").path), child.isRunning,
       Date() < deadline
     {
       usleep(2_000)
@@ -867,16 +865,13 @@ struct BatchProcessTests {
     writer.write(Data((BatchFixture.line([("scene", inline), ("output", "\"second.png\"")]) + "\n").utf8))
     try writer.close()
     let end = Date().addingTimeInterval(60)
-    while process.isRunning, Date() < end { usleep(2_000) }
-    if process.isRunning {
-      process.interrupt()
-      kill(process.processIdentifier, SIGKILL)
+    while child.isRunning, Date() < end { usleep(2_000) }
+    if child.isRunning {
+      kill(child.pid, SIGKILL)
       Issue.record("the batch did not end within 60 s of standard input closing")
     }
-    process.waitUntilExit()
-    #expect(
-      process.terminationReason == .exit && process.terminationStatus == 0,
-      "exit \(process.terminationStatus): \(BatchFixture.log(log))")
+    let ending = try child.wait()
+    #expect(ending == .exit(0), "ended \(ending): \(BatchFixture.log(log))")
     #expect(BatchFixture.allFiles(under: out) == ["first.png", "second.png"])
     for (output, scene) in [("first.png", plain), ("second.png", inlineFile)] {
       let reference = root.appendingPathComponent("expected-\(output)")

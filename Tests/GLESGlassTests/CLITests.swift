@@ -5,17 +5,7 @@ import Testing
 @testable import GLESGlass
 
 /// The result of one run of the command-line tool.
-struct CLIResult {
-  /// How it ended: an exit, or a signal (then `status` is the signal).
-  var reason: Process.TerminationReason
-  var status: Int32
-  /// Standard output as bytes (`-o /dev/stdout` writes a PNG there).
-  var stdoutData: Data
-  var stderr: String
-
-  /// Standard output as text.
-  var stdout: String { String(decoding: stdoutData, as: UTF8.self) }
-}
+typealias CLIResult = TestProcess.Result
 
 /// Runs the built `glass-gpu` with `arguments`, with `environment` added, in
 /// `directory` (the test's own by default). With `shell`, runs that `/bin/sh`
@@ -27,56 +17,16 @@ func runCLI(
   _ arguments: [String], environment: [String: String] = [:], in directory: URL? = nil, shell: String? = nil,
   timeout: Double? = nil, sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> CLIResult {
-  let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    .appendingPathComponent("glass-gpu")
-  let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent(".build/debug/glass-gpu")
-  let path = FileManager.default.isExecutableFile(atPath: binary.path) ? binary : fallback
+  let path = TestProcess.glassGPU
   #expect(FileManager.default.isExecutableFile(atPath: path.path), "build glass-gpu first: \(path.path)")
-  let process = Process()
-  if let shell {
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", shell, "sh"] + arguments
-  } else {
-    process.executableURL = path
-    process.arguments = arguments
-  }
-  var environment = environment
-  environment["GLASS_GPU"] = path.path
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  if let directory { process.currentDirectoryURL = directory }
-  let out = Pipe()
-  let err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  try process.run()
-  let killed = Flag()
-  let pid = process.processIdentifier
-  let watchdog = DispatchWorkItem {
-    killed.set()
-    kill(pid, SIGKILL)
-  }
-  if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog) }
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
-  let errData = err.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  watchdog.cancel()
-  if killed.isSet {
+  let result = try TestProcess.runGlassGPU(
+    arguments, environment: environment, in: directory, shell: shell, timeout: timeout)
+  if result.timedOut {
     Issue.record(
       "glass-gpu \(arguments.joined(separator: " ")) did not end within \(timeout ?? 0) s; killed",
       sourceLocation: sourceLocation)
   }
-  return CLIResult(
-    reason: process.terminationReason, status: process.terminationStatus, stdoutData: outData,
-    stderr: String(decoding: errData, as: UTF8.self))
-}
-
-/// A flag set from another thread.
-final class Flag: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value = false
-  func set() { lock.withLock { value = true } }
-  var isSet: Bool { lock.withLock { value } }
+  return result
 }
 
 /// Every file in a folder (to see that nothing, not even a temporary, was left).
@@ -278,8 +228,11 @@ struct CLITests {
       ProceduralImages.gradient(width: 64, height: 64), to: folder.appendingPathComponent("big.png").path)
     let scene = folder.appendingPathComponent("scene.json")
     try Data(
-      #"{"version": 1, "size": {"width": 40, "height": 30}, "scale": 1, "layers": [{"type": "image", "source": "big.png", "frame": {"width": 20, "height": 20}}]}"#
-        .utf8
+      SceneJSON.scene(
+        width: 40, height: 30, scale: 1,
+        layers: #"{"type": "image", "source": "big.png", "frame": {"width": 20, "height": 20}}"#
+      )
+      .utf8
     ).write(to: scene)
     let output = folder.appendingPathComponent("out.png").path
     for (limit, words) in [
@@ -305,8 +258,12 @@ struct CLITests {
     try PNGCodec.write(ProceduralImages.landscape(width: 96, height: 64), to: input)
     let scene = folder.appendingPathComponent("scene.json")
     try Data(
-      #"{"version": 1, "size": {"width": 120, "height": 80}, "scale": 1, "background": "white", "layers": [{"type": "image", "source": "in.png", "frame": {"x": 12, "y": 8, "width": 96, "height": 64}}, {"type": "glass", "frame": {"x": 20, "y": 20, "width": 80, "height": 30}}]}"#
-        .utf8
+      SceneJSON.scene(
+        width: 120, height: 80, scale: 1, background: "white",
+        layers:
+          #"{"type": "image", "source": "in.png", "frame": {"x": 12, "y": 8, "width": 96, "height": 64}}, {"type": "glass", "frame": {"x": 20, "y": 20, "width": 80, "height": 30}}"#
+      )
+      .utf8
     ).write(to: scene)
     var sizes: [Int] = []
     var images: [RGBAImage] = []

@@ -1,4 +1,5 @@
 import Foundation
+import GlassTestSupport
 import Testing
 
 @testable import GLESGlass
@@ -60,7 +61,7 @@ struct ErrorLocationTests {
     let syntax = #expect(throws: GlassError.self) { try SceneFile(path: broken.path) }
     #expect(syntax?.locations == [Location(file: broken.path, line: 2, column: 11)], "\(String(describing: syntax))")
     let bad = folder.appendingPathComponent("bad.json")
-    try Data(#"{"version": 1, "size": {"width": 10, "height": 10}, "layers": [{"type": "sparkle"}]}"#.utf8)
+    try Data(SceneJSON.scene(width: 10, height: 10, layers: #"{"type": "sparkle"}"#).utf8)
       .write(to: bad)
     let field = #expect(throws: GlassError.self) { try SceneFile(path: bad.path) }
     #expect(field?.file == bad.path && field?.jsonPath == "layers[0].type", "\(String(describing: field))")

@@ -10,6 +10,7 @@ import Testing
 @Suite("Glass: blending in a container")
 struct GlassBlendTests {
   static let photo = ProceduralImages.landscape(width: 200, height: 80)
+  static let images = ["photo": photo]
 
   static func scene(
     _ layers: [Layer], width: Double = 400, height: Double = 160,
@@ -34,10 +35,6 @@ struct GlassBlendTests {
   /// default (7 pt, two levels down the pyramid) and 20 pt (three levels down).
   static let frosts = [0.0, 3, 7, 20]
 
-  static func render(_ scene: Scene, on backend: TestBackend) throws -> RGBAImage {
-    try DemoScenes.render(scene, ["photo": photo], on: backend)
-  }
-
   // MARK: Separate when apart
 
   /// Two capsules far apart, spacing 40, with a frost of `frost` points: in one
@@ -49,11 +46,12 @@ struct GlassBlendTests {
   static func apart(frost: Double, on backend: TestBackend) throws -> (together: RGBAImage, separate: RGBAImage) {
     let a = capsule(x: 20, y: 36, optics: ["frost": frost])
     let b = capsule(x: 293, y: 43, optics: ["frost": frost])
-    let together = try render(scene([.container(GlassContainer(spacing: 40, glass: [a, b]))], width: 430), on: backend)
-    let separate = try render(
+    let together = try backend.render(
+      scene([.container(GlassContainer(spacing: 40, glass: [a, b]))], width: 430), images: Self.images)
+    let separate = try backend.render(
       scene(
         [.container(GlassContainer(spacing: 40, glass: [a])), .container(GlassContainer(spacing: 40, glass: [b]))],
-        width: 430), on: backend)
+        width: 430), images: Self.images)
     return (together, separate)
   }
 
@@ -63,8 +61,8 @@ struct GlassBlendTests {
   static func justApart(on backend: TestBackend) throws -> (blending: RGBAImage, plain: RGBAImage) {
     let glass = [capsule(x: 40), capsule(x: 202)]
     return (
-      try render(scene([.container(GlassContainer(spacing: 40, glass: glass))]), on: backend),
-      try render(scene([.container(GlassContainer(spacing: 0, glass: glass))]), on: backend)
+      try backend.render(scene([.container(GlassContainer(spacing: 40, glass: glass))]), images: Self.images),
+      try backend.render(scene([.container(GlassContainer(spacing: 0, glass: glass))]), images: Self.images)
     )
   }
 
@@ -131,12 +129,15 @@ struct GlassBlendTests {
     var b = a
     b.glass = Glass(.regular, tint: .orange)
     b.optics = GlassOptics.Overrides(["shadowOpacity": 0.3])
-    let one = try Self.render(Self.scene([.container(GlassContainer(spacing: 40, glass: [a]))]), on: .cpu)
-    let two = try Self.render(Self.scene([.container(GlassContainer(spacing: 40, glass: [a, b]))]), on: .cpu)
+    let one = try TestBackend.cpu.render(
+      Self.scene([.container(GlassContainer(spacing: 40, glass: [a]))]), images: Self.images)
+    let two = try TestBackend.cpu.render(
+      Self.scene([.container(GlassContainer(spacing: 40, glass: [a, b]))]), images: Self.images)
     #expect(one == two)
     // Moved by a point, it shows.
     b.frame.x += 1
-    let moved = try Self.render(Self.scene([.container(GlassContainer(spacing: 40, glass: [a, b]))]), on: .cpu)
+    let moved = try TestBackend.cpu.render(
+      Self.scene([.container(GlassContainer(spacing: 40, glass: [a, b]))]), images: Self.images)
     #expect(moved != one)
   }
 
@@ -166,7 +167,7 @@ struct GlassBlendTests {
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> [Double] {
     let s = scene([.container(GlassContainer(spacing: spacing, glass: layers))], background: .fill(.color(.black)))
-    let image = try render(s, on: backend)
+    let image = try backend.render(s, images: Self.images)
     let cov = coverage(image)
     let oracles = layers.map { ShapeOracle($0.shape, in: $0.frame, scale: 1) }
     var wrong: [String] = []
@@ -205,7 +206,7 @@ struct GlassBlendTests {
     // The planted contrast: two circles 12 pt apart do grow a neck, so the oracle
     // sees a blend where there is one.
     let cov = try coverage(
-      render(
+      backend.render(
         scene(
           [
             .container(
@@ -215,7 +216,7 @@ struct GlassBlendTests {
                   flat(PointRect(x: 100, y: 30, width: 100, height: 100), .circle),
                   flat(PointRect(x: 212, y: 30, width: 100, height: 100), .circle),
                 ]))
-          ], background: .fill(.color(.black))), on: backend))
+          ], background: .fill(.color(.black))), images: Self.images))
     #expect(cov[80 * 400 + 206] > 0.99, "no neck between circles 12 pt apart with spacing 40")
   }
 
@@ -253,8 +254,9 @@ struct GlassBlendTests {
   func noSeams() throws {
     // The rim alone, white on black: along the top of the body, the brightest
     // rim pixel in each column, from the first cap to the last.
-    let rim = try Self.render(
-      Self.necked(optics: ["shadowOpacity": 0, "lightening": 0, "frost": 0, "oppositeRimOpacity": 0.7]), on: .cpu)
+    let rim = try TestBackend.cpu.render(
+      Self.necked(optics: ["shadowOpacity": 0, "lightening": 0, "frost": 0, "oppositeRimOpacity": 0.7]),
+      images: Self.images)
     guard case .eight(let v) = rim.samples else { return }
     let w = rim.width
     let top = (0..<w).map { x in (0..<80).map { y in Double(v[(y * w + x) * 4 + 1]) }.max() ?? 0 }
@@ -270,13 +272,13 @@ struct GlassBlendTests {
       .linearGradient(Gradient(colors: [.black, .white]), startPoint: .topLeading, endPoint: .bottomTrailing))
     var lensScene = Self.necked(optics: ["shadowOpacity": 0, "rimWidth": 0, "lightening": 0, "frost": 0])
     lensScene.background = ramp
-    let lens = try Self.render(lensScene, on: .cpu)
+    let lens = try TestBackend.cpu.render(lensScene, images: Self.images)
     guard case .eight(let l) = lens.samples else { return }
     let white = Glass(.regular, tint: .white)
     let field = Self.coverage(
-      try Self.render(
+      try TestBackend.cpu.render(
         Self.necked(white, white, optics: ["tintIntensity": 1, "shadowOpacity": 0, "rimWidth": 0, "lightening": 0]),
-        on: .cpu))
+        images: Self.images))
     // The neck's top edge at its centre column.
     guard let edge = (0..<160).first(where: { field[$0 * w + 184] >= 0.5 }) else {
       Issue.record("no neck")
@@ -295,8 +297,9 @@ struct GlassBlendTests {
 
   @Test("glass of two tints blends its colour across the neck")
   func crossFade() throws {
-    let image = try Self.render(
-      Self.necked(Glass(.regular, tint: .red), Glass(.regular, tint: .blue), optics: ["rimWidth": 0]), on: .cpu)
+    let image = try TestBackend.cpu.render(
+      Self.necked(Glass(.regular, tint: .red), Glass(.regular, tint: .blue), optics: ["rimWidth": 0]),
+      images: Self.images)
     guard case .eight(let v) = image.samples else { return }
     let w = image.width
     let red = (150..<220).map { Double(v[(80 * w + $0) * 4]) }
@@ -323,8 +326,8 @@ struct GlassBlendTests {
       Self.necked(Glass(.regular, tint: .red), Glass(.regular, tint: .blue)),
     ]
     for (index, scene) in scenes.enumerated() {
-      let gpu = try Self.render(scene, on: .gpu)
-      let cpu = try Self.render(scene, on: .cpu)
+      let gpu = try TestBackend.gpu.render(scene, images: Self.images)
+      let cpu = try TestBackend.cpu.render(scene, images: Self.images)
       SceneRenderingTests.bar.check(try ImageComparison(gpu, cpu), "blend scene \(index)")
     }
   }
@@ -333,7 +336,7 @@ struct GlassBlendTests {
   func tooMany() throws {
     let glass = (0..<17).map { Self.capsule(x: 10 + Double($0) * 20, width: 30) }
     let scene = Self.scene([.container(GlassContainer(spacing: 10, glass: glass))], width: 400)
-    let error = #expect(throws: GlassError.self) { try Self.render(scene, on: .cpu) }
+    let error = #expect(throws: GlassError.self) { try TestBackend.cpu.render(scene, images: Self.images) }
     #expect(error?.jsonPath == "layers[0]", "\(String(describing: error))")
     #expect(error?.message.contains("at most 16") == true, "\(String(describing: error))")
   }

@@ -24,10 +24,6 @@ struct GlassLookTests {
     .shape(ShapeLayer(shape: .rect, frame: frame, fill: .color(color)))
   }
 
-  static func render(_ scene: Scene, on backend: TestBackend = .cpu) throws -> RGBAImage {
-    try DemoScenes.render(scene, [String: RGBAImage](), on: backend)
-  }
-
   /// The brightest channel of a pixel, 0 ... 255.
   static func value(_ image: RGBAImage, _ x: Int, _ y: Int) -> Int {
     let p = image.rgba8(x, y)
@@ -98,7 +94,7 @@ struct GlassLookTests {
   @Test("the glint on a dark backdrop is a line at most 1 pt wide at half height, well above the body")
   func glintWidth() throws {
     let s = Self.glintScale
-    let image = try Self.render(
+    let image = try TestBackend.cpu.render(
       Self.scene(width: 240, height: 200, scale: s, background: .black, [.glass(GlassLayer(frame: Self.capsule))]))
     let column = Int(Self.capsule.midX) * s
     let (values, body) = Self.topProfile(image, column: column)
@@ -128,7 +124,7 @@ struct GlassLookTests {
   @Test("the glint takes the hue of the glass face instead of greying it")
   func glintHue() throws {
     let s = Self.glintScale
-    let image = try Self.render(
+    let image = try TestBackend.cpu.render(
       Self.scene(
         width: 240, height: 200, scale: s, background: Color(red: 0.1, green: 0.35, blue: 0.8),
         [.glass(GlassLayer(glass: Glass(.regular, tint: .orange), frame: Self.capsule))]))
@@ -175,7 +171,7 @@ struct GlassLookTests {
 
   @Test("clear glass 120 pt tall shows a line 40 pt inside it again within its top 16 pt")
   func lensReach() throws {
-    let image = try Self.render(Self.lensScene(lineDepth: 40))
+    let image = try TestBackend.cpu.render(Self.lensScene(lineDepth: 40))
     let seen = Self.lineImage(image, within: 16)
     print("a line 40 pt inside clear glass shows at depths \(seen) pt")
     #expect(!seen.isEmpty, "the line 40 pt inside does not reach the top 16 pt")
@@ -183,7 +179,7 @@ struct GlassLookTests {
     #expect(!Self.lineImage(image, within: 44).filter { $0 >= 40 }.isEmpty)
     // The old lens (20 pt over a 14 pt bevel) never brought it to the rim: the
     // measurement can fail.
-    let old = try Self.render(Self.lensScene(lineDepth: 40, optics: ["refraction": 20, "bevelWidth": 14]))
+    let old = try TestBackend.cpu.render(Self.lensScene(lineDepth: 40, optics: ["refraction": 20, "bevelWidth": 14]))
     #expect(Self.lineImage(old, within: 16).isEmpty)
   }
 
@@ -191,7 +187,7 @@ struct GlassLookTests {
   func smallShapes(glass: Glass) throws {
     // Red down to the centre line of a 120 x 44 pt capsule, blue below it.
     let frame = PointRect(x: 40, y: 40, width: 120, height: 44)
-    let image = try Self.render(
+    let image = try TestBackend.cpu.render(
       Self.scene(
         width: 200, height: 124, scale: 2, background: .white,
         [
@@ -219,7 +215,7 @@ struct GlassLookTests {
   func contour() throws {
     let s = Self.glintScale
     func render(_ optics: [String: Double]) throws -> RGBAImage {
-      try Self.render(
+      try TestBackend.cpu.render(
         Self.scene(
           width: 240, height: 200, scale: s, background: .white,
           [.glass(GlassLayer(frame: Self.capsule, optics: GlassOptics.Overrides(optics)))]))
@@ -237,7 +233,7 @@ struct GlassLookTests {
 
   @Test("the shadow darkens white by 5 % or more 6 pt under the glass and by under 2 % 40 pt under")
   func shadow() throws {
-    let image = try Self.render(
+    let image = try TestBackend.cpu.render(
       Self.scene(width: 400, height: 240, scale: 2, background: .white, [.glass(GlassLayer(frame: Self.capsule))]))
     let column = Int(Self.capsule.midX) * 2
     let bottom = Self.capsule.maxY
@@ -301,7 +297,7 @@ struct GlassLookTests {
   func noClipping() throws {
     // sRGB (90, 170, 20): a plain saturation of 1.15 pushes blue below 0.
     let green = Color(red: 90.0 / 255, green: 170.0 / 255, blue: 20.0 / 255)
-    let image = try Self.render(
+    let image = try TestBackend.cpu.render(
       Self.scene(
         width: 200, height: 120, scale: 1, background: green,
         [.glass(GlassLayer(glass: .clear, frame: PointRect(x: 20, y: 20, width: 160, height: 80)))]))
@@ -339,8 +335,8 @@ struct GlassLookTests {
             glass: Glass(.regular, tint: .orange), shape: .rect(cornerRadius: 16),
             frame: PointRect(x: 270, y: 40, width: 110, height: 150))),
       ])
-    let gpu = try Self.render(scene, on: .gpu)
-    let cpu = try Self.render(scene, on: .cpu)
+    let gpu = try TestBackend.gpu.render(scene)
+    let cpu = try TestBackend.cpu.render(scene)
     SceneRenderingTests.bar.check(try ImageComparison(gpu, cpu), "default look parity")
   }
 }

@@ -77,7 +77,7 @@ struct GlassUnionTests {
   }
 
   static func rendersAsOne(on backend: TestBackend) throws {
-    let union = try DemoScenes.render(Self.scene([.container(Self.weather())]), Self.images, on: backend)
+    let union = try backend.render(Self.scene([.container(Self.weather())]), images: Self.images)
     // Written by hand: the two capsules, then the icons on identity glass.
     let explicit = GlassContainer(
       spacing: 20,
@@ -90,11 +90,11 @@ struct GlassUnionTests {
             glass: .identity, frame: PointRect(x: 30 + Double(i) * 100, y: 40, width: 80, height: 80),
             content: GlassContent(source: Self.icons[i], padding: 20))
         })
-    let single = try DemoScenes.render(Self.scene([.container(explicit)]), Self.images, on: backend)
+    let single = try backend.render(Self.scene([.container(explicit)]), images: Self.images)
     #expect(union == single, "\(backend): the union differs from the capsules written out")
     // And it is not the four separate icons.
-    let apart = try DemoScenes.render(
-      Self.scene([.container(Self.weather(ids: [nil, nil, nil, nil]))]), Self.images, on: backend)
+    let apart = try backend.render(
+      Self.scene([.container(Self.weather(ids: [nil, nil, nil, nil]))]), images: Self.images)
     #expect(union != apart)
   }
 
@@ -106,10 +106,12 @@ struct GlassUnionTests {
     #expect(scene.json.contains(#""glassEffectUnion":"1""#) || scene.json.contains(#""glassEffectUnion": "1""#))
     let built = Color.clear.frame(x: 0, y: 0, width: 10, height: 10).glassEffect().glassEffectUnion(id: 7)
     #expect(built.unionID == "7")
-    let bad = #"""
-      {"version": 1, "size": {"width": 100, "height": 100}, "layers": [{"type": "glassContainer", "glass": [
-        {"frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "glassEffectUnion": ""}]}]}
-      """#
+    let bad = SceneJSON.scene(
+      width: 100, height: 100,
+      layers: #"""
+        {"type": "glassContainer", "glass": [
+          {"frame": {"x": 0, "y": 0, "width": 10, "height": 10}, "glassEffectUnion": ""}]}
+        """#)
     let error = #expect(throws: GlassError.self) { try Scene(json: Array(bad.utf8)) }
     #expect(error?.jsonPath == "layers[0].glass[0].glassEffectUnion", "\(String(describing: error))")
   }

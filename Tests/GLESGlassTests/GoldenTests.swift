@@ -17,9 +17,6 @@ struct GoldenTests {
     var testDescription: String { name }
   }
 
-  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
-  static let record = ProcessInfo.processInfo.environment["GLASS_GPU_RECORD_GOLDENS"] == "1"
-
   static let scenes: [Scene] = [
     Scene(
       name: "sidebar-sharp",
@@ -40,8 +37,8 @@ struct GoldenTests {
   /// The input of every scene, a PNG kept with the goldens (so that they do not
   /// depend on the procedural generator's floating point).
   static func input() throws -> RGBAImage {
-    let path = folder.appendingPathComponent("input.png").path
-    if !FileManager.default.fileExists(atPath: path) && record {
+    let path = Golden.path("input")
+    if !FileManager.default.fileExists(atPath: path) && Golden.isRecording {
       try PNGCodec.write(ProceduralImages.landscape(width: 96, height: 54), to: path, compression: 12)
     }
     return try PNGCodec.read(path: path).image
@@ -56,44 +53,7 @@ struct GoldenTests {
 
   static func check(_ scene: Scene, on backend: TestBackend) throws {
     let output = try backend.render(scene.effect, on: try input())
-    let golden = folder.appendingPathComponent("\(scene.name).png").path
-    guard FileManager.default.fileExists(atPath: golden) else {
-      if record && backend == .cpu {
-        try PNGCodec.write(output, to: golden, compression: 12)
-        Issue.record(Comment(rawValue: "recorded the missing golden \(golden); check it and run again"))
-      } else {
-        Issue.record(
-          Comment(
-            rawValue: "no golden \(golden); record it with GLASS_GPU_RECORD_GOLDENS=1 swift test --filter GoldenTests"))
-      }
-      return
-    }
-    let expected = try PNGCodec.read(path: golden).image
-    let failureFolder = URL(fileURLWithPath: NSTemporaryDirectory())
-      .appendingPathComponent("glass-gpu-golden-failures")
-    try FileManager.default.createDirectory(at: failureFolder, withIntermediateDirectories: true)
-    let actual = failureFolder.appendingPathComponent("\(scene.name)-\(backend).png").path
-    guard output.size == expected.size else {
-      try PNGCodec.write(output, to: actual)
-      Issue.record(
-        Comment(rawValue: "\(scene.name) is \(output.size), its golden \(expected.size); wrote \(actual)"))
-      return
-    }
-    let comparison = try ImageComparison(output, expected)
-    // The CPU backend renders the goldens, so it must match them exactly; the GPU
-    // meets the parity bar (`gpuBar`).
-    let failures =
-      backend == .cpu
-      ? (comparison.maxDifference == 0 ? [] : ["not exact"]) : Self.gpuBar.failures(comparison)
-    if verbose { print("golden \(scene.name) on \(backend): \(comparison.summary)") }
-    guard !failures.isEmpty else { return }
-    let difference = failureFolder.appendingPathComponent("\(scene.name)-\(backend)-diff.png").path
-    try PNGCodec.write(output, to: actual)
-    try PNGCodec.write(ImageComparison.differenceImage(output, expected), to: difference)
-    let summary =
-      "\(scene.name) on the \(backend) backend differs from its golden: \(failures.joined(separator: "; ")): "
-      + "\(comparison.summary); wrote \(actual) and \(difference)"
-    Issue.record(Comment(rawValue: summary))
+    try backend.checkGolden(output, scene.name, bar: gpuBar, filter: "GoldenTests")
   }
 
   @Test("the CPU backend renders its goldens exactly", arguments: scenes)

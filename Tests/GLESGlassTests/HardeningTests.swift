@@ -77,16 +77,12 @@ struct OffCanvasTests {
   ]
 
   static func scene(_ layers: [String]) -> String {
-    ##"{"version": 1, "size": {"width": 60, "height": 40}, "scale": 2, "background": {"linearGradient": {"colors": ["#204060", "#e0c080"]}}, "layers": [\##(layers.joined(separator: ","))]}"##
+    SceneJSON.scene(
+      width: 60, height: 40, scale: 2, background: ##"{"linearGradient": {"colors": ["#204060", "#e0c080"]}}"##,
+      layers: layers.joined(separator: ","))
   }
 
-  static func render(_ json: String, on backend: TestBackend) throws -> RGBAImage {
-    let scene = try Scene(json: Array(json.utf8))
-    let images = SceneImages(["photo.png": ProceduralImages.landscape(width: 48, height: 30)])
-    var timings = RenderTimings()
-    let renderer = backend == .gpu ? try TestGPU.requireRenderer() : try Renderer(backend: .cpu)
-    return try renderer.render(Renderer.prepare(scene, images: images), timings: &timings)
-  }
+  static let images = ["photo.png": ProceduralImages.landscape(width: 48, height: 30)]
 
   @Test("a layer wholly off the canvas renders and leaves the canvas as it was (CPU)", arguments: layers)
   func offTheCanvasCPU(_ layer: Layer) throws {
@@ -101,9 +97,9 @@ struct OffCanvasTests {
   }
 
   func offTheCanvas(_ layer: Layer, on backend: TestBackend) throws {
-    let plain = try Self.render(Self.scene([]), on: backend)
+    let plain = try backend.render(json: Self.scene([]), images: Self.images)
     for frame in Self.offCanvas {
-      let output = try Self.render(Self.scene([layer.json(frame)]), on: backend)
+      let output = try backend.render(json: Self.scene([layer.json(frame)]), images: Self.images)
       #expect(output == plain, "\(layer.name) at \(frame) changed the canvas")
     }
   }
@@ -112,12 +108,12 @@ struct OffCanvasTests {
     "a layer across the canvas's edges renders, shows, and the GPU agrees with the CPU",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason), arguments: layers)
   func acrossTheEdges(_ layer: Layer) throws {
-    let plain = try Self.render(Self.scene([]), on: .cpu)
+    let plain = try TestBackend.cpu.render(json: Self.scene([]), images: Self.images)
     for frame in Self.acrossEdges {
-      let output = try Self.render(Self.scene([layer.json(frame)]), on: .cpu)
+      let output = try TestBackend.cpu.render(json: Self.scene([layer.json(frame)]), images: Self.images)
       #expect(output.size == plain.size)
       #expect(output != plain, "\(layer.name) at \(frame) should show on the canvas")
-      let gpu = try Self.render(Self.scene([layer.json(frame)]), on: .gpu)
+      let gpu = try TestBackend.gpu.render(json: Self.scene([layer.json(frame)]), images: Self.images)
       // The parity bar of the project: 3/255, and 0.1 % of pixels over 1/255.
       let comparison = try ImageComparison(gpu, output)
       #expect(comparison.maxDifference <= 3 && comparison.fractionOverOne <= 0.001, "\(layer.name) at \(frame)")
@@ -164,16 +160,22 @@ struct ValidateAgreesTests {
     Case(
       name: "intermediate images over the working-memory limit",
       scene:
-        #"{"version": 1, "size": {"width": 12000, "height": 12000}, "scale": 1, "layers": [{"type": "glass", "frame": {"x": 0, "y": 0, "width": 12000, "height": 12000}}]}"#,
+        SceneJSON.scene(
+          width: 12000, height: 12000, scale: 1,
+          layers: #"{"type": "glass", "frame": {"x": 0, "y": 0, "width": 12000, "height": 12000}}"#),
       options: ["--max-pixels", "200000000"], mustMention: ["MiB of intermediate images", "2048 MiB"]),
     Case(
       name: "an extended image fitted to a frame over the pixel limit",
       scene:
-        #"{"version": 1, "size": {"width": 100, "height": 100}, "scale": 1, "layers": [{"type": "image", "source": "i.png", "frame": {"x": 0, "y": 0, "width": 20000, "height": 20000}, "backgroundExtensionEffect": {"leading": 10, "trailing": 10}}]}"#,
+        SceneJSON.scene(
+          width: 100, height: 100, scale: 1,
+          layers:
+            #"{"type": "image", "source": "i.png", "frame": {"x": 0, "y": 0, "width": 20000, "height": 20000}, "backgroundExtensionEffect": {"leading": 10, "trailing": 10}}"#
+        ),
       options: [], mustMention: ["layers[0].frame", "--max-pixels"]),
     Case(
       name: "a canvas over --max-pixels",
-      scene: #"{"version": 1, "size": {"width": 400, "height": 300}, "scale": 1}"#,
+      scene: SceneJSON.scene(width: 400, height: 300, scale: 1),
       options: ["--max-pixels", "100000"], mustMention: ["400x300", "--max-pixels"]),
   ]
 
@@ -251,7 +253,7 @@ struct TinyFileTests {
     let png = folder.appendingPathComponent("tiny.png")
     try Data(c.bytes).write(to: png)
     let scene = try write(
-      #"{"version": 1, "size": {"width": 100, "height": 100}, "background": {"image": "tiny.png"}}"#, "scene.json",
+      SceneJSON.scene(width: 100, height: 100, background: #"{"image": "tiny.png"}"#), "scene.json",
       in: folder)
     let output = folder.appendingPathComponent("out.png").path
     let arguments: [String]
@@ -297,7 +299,8 @@ struct RepeatedImageTests {
   func fittedOnce() throws {
     let layer = #"{"type": "image", "source": "photo.png", "frame": {"x": 10, "y": 10, "width": 30, "height": 20}}"#
     let json =
-      #"{"version": 1, "size": {"width": 60, "height": 40}, "scale": 1, "layers": [\#(Array(repeating: layer, count: 5000).joined(separator: ","))]}"#
+      SceneJSON.scene(
+        width: 60, height: 40, scale: 1, layers: Array(repeating: layer, count: 5000).joined(separator: ","))
     let scene = try Scene(json: Array(json.utf8))
     let images = SceneImages(["photo.png": ProceduralImages.landscape(width: 90, height: 60)])
     let prepared = try Renderer.prepare(scene, images: images)
@@ -325,7 +328,7 @@ struct FittedBudgetTests {
     }
     let scene = try Scene(
       json: Array(
-        #"{"version": 1, "size": {"width": 60, "height": 40}, "scale": 1, "layers": [\#(layers.joined(separator: ","))]}"#
+        SceneJSON.scene(width: 60, height: 40, scale: 1, layers: layers.joined(separator: ","))
           .utf8))
     let images = SceneImages(["photo.png": ProceduralImages.landscape(width: 90, height: 60)])
     // Room for two of the three copies (each at most 8 bytes a pixel).
@@ -409,7 +412,7 @@ struct MessageTests {
     let cases = [("/dev/zero", "character device"), ("/dev/null", "character device"), (fifo, "FIFO")]
     for (path, kind) in cases {
       let scene = try write(
-        #"{"version": 1, "size": {"width": 10, "height": 10}, "background": {"image": "\#(path)"}}"#, "scene.json",
+        SceneJSON.scene(width: 10, height: 10, background: #"{"image": "\#(path)"}"#), "scene.json",
         in: folder)
       for arguments in [
         ["validate", scene], ["render", scene, "-o", folder.appendingPathComponent("out.png").path],
@@ -434,9 +437,9 @@ struct MessageTests {
     let cases = [
       (#"{"version": 1, "size": {"width": 1e308, "height": 10}}"#, "1e+308"),
       (#"{"version": 1, "size": {"width": 10, "height": -1e300}}"#, "-1e+300"),
-      (#"{"version": 1, "size": {"width": 10, "height": 10}, "background": "\#(long)"}"#, "xxxx…"),
+      (SceneJSON.scene(width: 10, height: 10, background: #""\#(long)""#), "xxxx…"),
       (#"{"version": 1, "size": {"width": 10, "height": 10}, "\#(long)": 1}"#, "xxxx…"),
-      (#"{"version": 1, "size": {"width": 10, "height": 10}, "layers": [{"type": "\#(long)"}]}"#, "xxxx…"),
+      (SceneJSON.scene(width: 10, height: 10, layers: #"{"type": "\#(long)"}"#), "xxxx…"),
     ]
     for (json, mention) in cases {
       let path = try write(json, "scene.json", in: folder)
@@ -456,13 +459,13 @@ struct MessageTests {
     let rect = #"{"type": "shape", "frame": {"x": 1, "y": 1, "width": 4, "height": 4}, "fill": "red"}"#
     let one = try runCLI([
       "validate",
-      try write(#"{"version": 1, "size": {"width": 10, "height": 10}, "layers": [\#(rect)]}"#, "a.json", in: folder),
+      try write(SceneJSON.scene(width: 10, height: 10, layers: rect), "a.json", in: folder),
     ])
     #expect(one.stdout.contains(", 1 layer, 0 images, "), "\(one.stdout)")
     let two = try runCLI([
       "validate",
       try write(
-        #"{"version": 1, "size": {"width": 10, "height": 10}, "layers": [\#(rect), \#(rect)]}"#, "b.json", in: folder),
+        SceneJSON.scene(width: 10, height: 10, layers: #"\#(rect), \#(rect)"#), "b.json", in: folder),
     ])
     #expect(two.stdout.contains(", 2 layers, 0 images, "), "\(two.stdout)")
   }
@@ -503,7 +506,7 @@ struct BandDecodeTests {
   static func sceneImages(_ image: RGBAImage, in folder: URL, threshold: Int) throws -> SceneImages {
     try PNGCodec.write(image, to: folder.appendingPathComponent("photo.png").path)
     let path = try write(
-      #"{"version": 1, "size": {"width": 10, "height": 10}, "background": {"image": "photo.png"}}"#, "scene.json",
+      SceneJSON.scene(width: 10, height: 10, background: #"{"image": "photo.png"}"#), "scene.json",
       in: folder)
     let images = try SceneFile(path: path).loadImages()
     images.streamingThresholdBytes = threshold

@@ -19,7 +19,9 @@ struct OutputSafetyTests {
     try PNGCodec.write(
       ProceduralImages.gradient(width: 16, height: 12), to: folder.appendingPathComponent("images/ok.png").path)
     let scene =
-      #"{"version": 1, "size": {"width": 40, "height": 30}, "scale": 1, "layers": [{"type": "image", "source": "images/ok.png", "frame": {"width": 20, "height": 20}}]}"#
+      SceneJSON.scene(
+        width: 40, height: 30, scale: 1,
+        layers: #"{"type": "image", "source": "images/ok.png", "frame": {"width": 20, "height": 20}}"#)
     try Data(scene.utf8).write(to: folder.appendingPathComponent("scene.json"))
     return folder
   }
@@ -35,19 +37,14 @@ struct OutputSafetyTests {
         + #""frame": {"x": \#(i % 4 * 400 + 20), "y": \#(i / 4 * 280 + 20), "width": 500, "height": 360}, "#
         + #""optics": {"frost": 8}}"#
     }
-    return #"{"version": 1, "size": {"width": 1800, "height": 1200}, "scale": 3, "background": {"linearGradient": "#
-      + ##"{"colors": ["#ff5e62", "#4facfe"], "startPoint": "topLeading", "endPoint": "bottomTrailing"}}, "layers": ["##
-      + layers.joined(separator: ", ") + "]}"
+    let background =
+      ##"{"linearGradient": {"colors": ["#ff5e62", "#4facfe"], "startPoint": "topLeading", "endPoint": "bottomTrailing"}}"##
+    return SceneJSON.scene(
+      width: 1800, height: 1200, scale: 3, background: background, layers: layers.joined(separator: ", "))
   }()
 
   /// The built `glass-gpu` (as `runCLI` finds it).
-  static var binary: URL {
-    let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("glass-gpu")
-    let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().appendingPathComponent(".build/debug/glass-gpu")
-    return FileManager.default.isExecutableFile(atPath: beside.path) ? beside : fallback
-  }
+  static var binary: URL { TestProcess.glassGPU }
 
   /// The file type of `path` itself (not what a link leads to), or nil when missing.
   static func kind(_ path: String) -> mode_t? {
@@ -281,79 +278,8 @@ struct OutputSafetyTests {
   // MARK: Signals
 
   /// A child started with `posix_spawn`, its signal mask empty and every signal at
-  /// its default, and reaped with `waitpid`: Foundation's `Process` hands a child
-  /// started from a Dispatch thread some signals blocked, and once left a test
-  /// waiting for ever on a child that had died.
-  struct Child {
-    let pid: pid_t
-
-    /// Starts `binary` with `arguments` in `folder`, stderr into `log`.
-    init(_ arguments: [String], in folder: URL, log: URL) throws {
-      var actions = posix_spawn_file_actions_t()
-      posix_spawn_file_actions_init(&actions)
-      defer { posix_spawn_file_actions_destroy(&actions) }
-      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-      posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-      var attributes = posix_spawnattr_t()
-      posix_spawnattr_init(&attributes)
-      defer { posix_spawnattr_destroy(&attributes) }
-      var empty = sigset_t()
-      sigemptyset(&empty)
-      var all = sigset_t()
-      sigfillset(&all)
-      posix_spawnattr_setsigmask(&attributes, &empty)
-      posix_spawnattr_setsigdefault(&attributes, &all)
-      posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-      // Through sh, to start in `folder` (where a core dump would land): `exec`
-      // keeps the process, its pid and its signal mask.
-      let path = "/bin/sh"
-      let script = #"cd "$0" && exec "$@""#
-      let argv =
-        ([path, "-c", script, folder.path, OutputSafetyTests.binary.path] + arguments).map { strdup($0) } + [nil]
-      defer { argv.forEach { free($0) } }
-      let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-      defer { envp.forEach { free($0) } }
-      var pid: pid_t = 0
-      let status = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-      guard status == 0 else {
-        throw GlassError(.outputFailure, "could not start \(path): \(String(cString: strerror(status)))")
-      }
-      self.pid = pid
-    }
-
-    /// How a child ended: the signal that ended it, or its exit status.
-    enum Ending: Equatable {
-      case signal(Int32)
-      case exit(Int32)
-    }
-
-    /// Waits for the child to end, at most `seconds`; then kills it and fails.
-    func wait(seconds: Double = 120) throws -> Ending {
-      let deadline = Date().addingTimeInterval(seconds)
-      var status: Int32 = 0
-      while true {
-        let reaped = waitpid(pid, &status, WNOHANG)
-        if reaped == pid { break }
-        if reaped < 0 && errno != EINTR {
-          throw GlassError(.outputFailure, "waitpid: \(String(cString: strerror(errno)))")
-        }
-        if Date() > deadline {
-          kill(pid, SIGKILL)
-          _ = waitpid(pid, &status, 0)
-          throw GlassError(.outputFailure, "the child \(pid) did not end within \(seconds) s")
-        }
-        usleep(2_000)
-      }
-      // WIFSIGNALED / WTERMSIG, else WEXITSTATUS.
-      return status & 0x7f != 0 ? .signal(status & 0x7f) : .exit((status >> 8) & 0xff)
-    }
-
-    /// True while the child has not ended (it is not reaped here).
-    var isRunning: Bool {
-      var info = siginfo_t()
-      return waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == 0
-    }
-  }
+  /// its default (see `TestProcess`).
+  typealias Child = TestProcess.Child
 
   /// Starts a slow CPU render of `scene` into `output`, in `scratch` (its working
   /// folder, where stderr goes), and waits until its temporary file appears beside

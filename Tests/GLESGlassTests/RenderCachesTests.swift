@@ -123,12 +123,13 @@ struct RenderCachesTests {
   static func label(_ text: String, x: Double, systemImage: String = "star.fill") throws -> Scene {
     try Scene(
       json: Array(
-        #"""
-        {"version": 1, "size": {"width": 240, "height": 80}, "scale": 2, "background": "#30508f", "layers": [
-          {"type": "glass", "frame": {"x": \#(x), "y": 10}, "content": {"text": "\#(text)", "systemImage": "\#(systemImage)"}},
-          {"type": "text", "text": "\#(text)", "frame": {"x": \#(x + 3.3), "y": 50}}
-        ]}
-        """#.utf8))
+        SceneJSON.scene(
+          width: 240, height: 80, scale: 2, background: "#30508f",
+          layers: #"""
+            {"type": "glass", "frame": {"x": \#(x), "y": 10}, "content": {"text": "\#(text)", "systemImage": "\#(systemImage)"}},
+            {"type": "text", "text": "\#(text)", "frame": {"x": \#(x + 3.3), "y": 50}}
+            """#
+        ).utf8))
   }
 
   /// Small budgets: a few masks, glyphs and icons, two faces.
@@ -169,11 +170,10 @@ struct RenderCachesTests {
     func scene(_ text: String) throws -> Scene {
       try Scene(
         json: Array(
-          #"""
-          {"version": 1, "size": {"width": 200, "height": 60}, "scale": 1, "background": "white", "layers": [
-            {"type": "text", "text": "\#(text)", "frame": {"x": 4, "y": 4}}
-          ]}
-          """#.utf8))
+          SceneJSON.scene(
+            width: 200, height: 60, scale: 1, background: "white",
+            layers: #"{"type": "text", "text": "\#(text)", "frame": {"x": 4, "y": 4}}"#
+          ).utf8))
     }
     var budgets = CacheBudgets()
     let one = try Renderer(backend: .cpu)
@@ -267,15 +267,16 @@ struct BackdropLuminanceTests {
     // second and later mirrored copies, all black, over a white background.
     let scene = try Scene(
       json: Array(
-        #"""
-        {"version": 1, "size": {"width": 300, "height": 100}, "scale": 1, "background": "white", "layers": [
-          {"type": "image", "source": "black.png", "frame": {"x": 200, "y": 0, "width": 40, "height": 100},
-           "backgroundExtensionEffect": {"leading": 200, "sigma": 0}},
-          {"type": "glass", "glass": "clear", "frame": {"x": 10, "y": 20}, "content": {"text": "HHHH", "font": "title"}}
-        ]}
-        """#.utf8))
+        SceneJSON.scene(
+          width: 300, height: 100, scale: 1, background: "white",
+          layers: #"""
+            {"type": "image", "source": "black.png", "frame": {"x": 200, "y": 0, "width": 40, "height": 100},
+             "backgroundExtensionEffect": {"leading": 200, "sigma": 0}},
+            {"type": "glass", "glass": "clear", "frame": {"x": 10, "y": 20}, "content": {"text": "HHHH", "font": "title"}}
+            """#
+        ).utf8))
     let black = RGBAImage(width: 40, height: 100) { _, _ in SIMD4(0, 0, 0, 255) }
-    let image = try DemoScenes.render(scene, ["black.png": black], on: .cpu)
+    let image = try TestBackend.cpu.render(scene, images: ["black.png": black])
     guard case .glass(let glass) = scene.layers[1] else { throw GlassError(.invalidScene, "not glass") }
     let frame = glass.frame
     #expect(frame.maxX < 160, "the glass lies over the second copy and beyond: \(frame)")
@@ -298,8 +299,10 @@ struct CacheCommandLineTests {
   /// A manifest of `count` inline jobs, each with a text of its own.
   static func manifest(_ count: Int) -> String {
     (0..<count).map { i in
-      #"{"output": "\#(i).png", "scene": {"version": 1, "size": {"width": 120, "height": 40}, "scale": 1, "#
-        + #""background": "white", "layers": [{"type": "text", "text": "Job \#(i)", "frame": {"x": \#(3 + i), "y": 5}}]}}"#
+      let scene = SceneJSON.scene(
+        width: 120, height: 40, scale: 1, background: "white",
+        layers: #"{"type": "text", "text": "Job \#(i)", "frame": {"x": \#(3 + i), "y": 5}}"#)
+      return #"{"output": "\#(i).png", "scene": \#(scene)}"#
     }.joined(separator: "\n") + "\n"
   }
 

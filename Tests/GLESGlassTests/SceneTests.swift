@@ -20,19 +20,6 @@ enum DemoScenes {
     file.scene.scale = scale
     return (file.scene, try file.loadImages())
   }
-
-  static func render(_ scene: Scene, _ images: [String: RGBAImage], on backend: TestBackend) throws -> RGBAImage {
-    try render(scene, SceneImages(images), on: backend)
-  }
-
-  static func render(_ scene: Scene, _ images: SceneImages, on backend: TestBackend) throws -> RGBAImage {
-    var timings = RenderTimings()
-    switch backend {
-    case .cpu: return try Renderer(backend: .cpu).render(scene, images: images, timings: &timings)
-    case .gpu:
-      return try TestGPU.requireRenderer().render(scene, images: images, timings: &timings)
-    }
-  }
 }
 
 @Suite("Scene format")
@@ -107,7 +94,7 @@ struct SceneFormatTests {
     var testDescription: String { name }
   }
 
-  static let base = #"{"version": 1, "size": {"width": 100, "height": 80}, "layers": [LAYER]}"#
+  static let base = SceneJSON.scene(width: 100, height: 80, layers: "LAYER")
   static func with(_ layer: String) -> String { base.replacingOccurrences(of: "LAYER", with: layer) }
 
   static let bad: [Bad] = [
@@ -203,8 +190,8 @@ struct SceneRenderingTests {
 
   func checkIdentity(_ backend: TestBackend) throws {
     let images = ["photo": Self.backdrop]
-    let plain = try DemoScenes.render(Self.scene([]), images, on: backend)
-    let with = try DemoScenes.render(Self.scene(Self.identity), images, on: backend)
+    let plain = try backend.render(Self.scene([]), images: images)
+    let with = try backend.render(Self.scene(Self.identity), images: images)
     #expect(plain.samples == with.samples)
     // The same place with regular glass is not identical: the test can fail.
     let glass = Self.identity.map { layer -> Layer in
@@ -212,7 +199,7 @@ struct SceneRenderingTests {
       g.glass = .regular
       return .glass(g)
     }
-    #expect(try DemoScenes.render(Self.scene(glass), images, on: backend).samples != plain.samples)
+    #expect(try backend.render(Self.scene(glass), images: images).samples != plain.samples)
   }
 
   @Test(
@@ -221,8 +208,8 @@ struct SceneRenderingTests {
     arguments: DemoScenes.names)
   func parity(name: String) throws {
     let (scene, images) = try DemoScenes.load(name)
-    let gpu = try DemoScenes.render(scene, images, on: .gpu)
-    let cpu = try DemoScenes.render(scene, images, on: .cpu)
+    let gpu = try TestBackend.gpu.render(scene, images: images)
+    let cpu = try TestBackend.cpu.render(scene, images: images)
     Self.bar.check(try ImageComparison(gpu, cpu), "scene parity \(name)")
   }
 
@@ -237,12 +224,12 @@ struct SceneRenderingTests {
   @Test("glass changes its backdrop where it is, and nothing far from it")
   func glassIsLocal() throws {
     let images = ["photo": Self.backdrop]
-    let plain = try DemoScenes.render(Self.scene([]), images, on: .cpu)
+    let plain = try TestBackend.cpu.render(Self.scene([]), images: images)
     let frame = PointRect(x: 10, y: 10, width: 30, height: 16)
     func glass(_ optics: [String: Double]) throws -> RGBAImage {
       let layer = Layer.glass(
         GlassLayer(glass: .regular, shape: .capsule, frame: frame, optics: GlassOptics.Overrides(optics)))
-      return try DemoScenes.render(Self.scene([layer]), images, on: .cpu)
+      return try TestBackend.cpu.render(Self.scene([layer]), images: images)
     }
     // Without its shadow and contour, glass draws only where the capsule covers
     // a pixel: the changed pixels lie within its bounds (x 10 ..< 40, y 10 ..< 26),
@@ -318,36 +305,9 @@ struct SceneGoldenTests {
 
   func check(_ name: String, on backend: TestBackend) throws {
     let (scene, images) = try DemoScenes.load(name)
-    let output = try DemoScenes.render(scene, images, on: backend)
-    let golden = GoldenTests.folder.appendingPathComponent("scene-\(name).png").path
-    guard FileManager.default.fileExists(atPath: golden) else {
-      if GoldenTests.record && backend == .cpu {
-        try PNGCodec.write(output, to: golden, compression: 12)
-        Issue.record("recorded the missing golden \(golden); check it and run again")
-      } else {
-        Issue.record(
-          "no golden \(golden); record it with GLASS_GPU_RECORD_GOLDENS=1 swift test --filter SceneGoldenTests")
-      }
-      return
-    }
-    let expected = try PNGCodec.read(path: golden).image
-    let comparison = try ImageComparison(output, expected)
+    let output = try backend.render(scene, images: images)
     // The CPU rendered the golden; the GPU is held to the scene parity bar.
-    let failures =
-      backend == .cpu
-      ? (comparison.maxDifference == 0 ? [] : ["not exact"]) : SceneRenderingTests.bar.failures(comparison)
-    if verbose { print("scene golden \(name) on \(backend): \(comparison.summary)") }
-    if !failures.isEmpty {
-      let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("glass-gpu-golden-failures")
-      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-      let actual = folder.appendingPathComponent("scene-\(name)-\(backend).png").path
-      let diff = folder.appendingPathComponent("scene-\(name)-\(backend)-diff.png").path
-      try PNGCodec.write(output, to: actual)
-      try PNGCodec.write(ImageComparison.differenceImage(output, expected), to: diff)
-      Issue.record(
-        "\(name) on \(backend): \(failures.joined(separator: "; ")): \(comparison.summary); wrote \(actual) and \(diff)"
-      )
-    }
+    try backend.checkGolden(output, "scene-\(name)", bar: SceneRenderingTests.bar, filter: "SceneGoldenTests")
   }
 }
 
@@ -365,8 +325,11 @@ struct SceneCLITests {
   }
 
   static func scene(image: String) -> String {
-    #"{"version": 1, "size": {"width": 40, "height": 30}, "scale": 1, "layers": [{"type": "image", "source": "IMAGE", "frame": {"width": 20, "height": 20}}]}"#
-      .replacingOccurrences(of: "IMAGE", with: image)
+    SceneJSON.scene(
+      width: 40, height: 30, scale: 1,
+      layers: #"{"type": "image", "source": "IMAGE", "frame": {"width": 20, "height": 20}}"#
+    )
+    .replacingOccurrences(of: "IMAGE", with: image)
   }
 
   @Test("render writes the PNG; validate and parity report", arguments: ["cpu", "auto"])
@@ -383,7 +346,7 @@ struct SceneCLITests {
     #expect(written.size == PixelSize(width: 80, height: 60))
     var file = try SceneFile(path: folder.appendingPathComponent("scene.json").path)
     file.scene.scale = 2
-    let expected = try DemoScenes.render(file.scene, try file.loadImages(), on: .cpu)
+    let expected = try TestBackend.cpu.render(file.scene, images: try file.loadImages())
     if backend == "cpu" {
       let same = written == expected  // not inside #expect: it would print every sample
       #expect(same, "render --backend cpu wrote other pixels than the library's CPU render")
@@ -417,17 +380,21 @@ struct SceneCLITests {
     Bad(
       name: "negative size",
       scene:
-        #"{"version": 1, "size": {"width": 4, "height": 3}, "layers": [{"type": "glass", "frame": {"width": 2, "height": -1}}]}"#,
+        SceneJSON.scene(width: 4, height: 3, layers: #"{"type": "glass", "frame": {"width": 2, "height": -1}}"#),
       mentions: ["layers[0].frame.height", "negative"]),
     Bad(
       name: "unknown material",
       scene:
-        #"{"version": 1, "size": {"width": 4, "height": 3}, "layers": [{"type": "material", "material": "thinnest", "frame": {"width": 2, "height": 1}}]}"#,
+        SceneJSON.scene(
+          width: 4, height: 3,
+          layers: #"{"type": "material", "material": "thinnest", "frame": {"width": 2, "height": 1}}"#),
       mentions: ["layers[0].material", "thinnest"]),
     Bad(
       name: "unknown variant",
       scene:
-        #"{"version": 1, "size": {"width": 4, "height": 3}, "layers": [{"type": "glass", "glass": {"variant": "frosted"}, "frame": {"width": 2, "height": 1}}]}"#,
+        SceneJSON.scene(
+          width: 4, height: 3,
+          layers: #"{"type": "glass", "glass": {"variant": "frosted"}, "frame": {"width": 2, "height": 1}}"#),
       mentions: ["layers[0].glass.variant", "frosted"]),
   ]
 
@@ -588,7 +555,7 @@ struct SceneSchemaTests {
       #expect(throws: GlassError.self) {
         _ = try Scene(
           json: Array(
-            #"{"version": 1, "size": {"width": 4, "height": 4}, "background": "COLOR"}"#
+            SceneJSON.scene(width: 4, height: 4, background: "COLOR")
               .replacingOccurrences(of: "COLOR", with: text).utf8))
       }
     }
@@ -650,7 +617,7 @@ struct SceneEdgeCaseTests {
   func cpu(name: String) throws {
     let json = try #require(Self.cases.first { $0.name == name }).json
     let scene = try Self.scene(json)
-    let image = try DemoScenes.render(scene, ["photo": Self.photo], on: .cpu)
+    let image = try TestBackend.cpu.render(scene, images: ["photo": Self.photo])
     #expect(image.size == scene.pixelSize)
     Self.checkContent(name, image)
   }
@@ -729,18 +696,18 @@ struct SceneEdgeCaseTests {
   func parity(name: String) throws {
     let json = try #require(Self.cases.first { $0.name == name }).json
     let scene = try Self.scene(json)
-    let cpu = try DemoScenes.render(scene, ["photo": Self.photo], on: .cpu)
-    let gpu = try DemoScenes.render(scene, ["photo": Self.photo], on: .gpu)
+    let cpu = try TestBackend.cpu.render(scene, images: ["photo": Self.photo])
+    let gpu = try TestBackend.gpu.render(scene, images: ["photo": Self.photo])
     SceneEdgeCaseTests.bar.check(try ImageComparison(gpu, cpu), "edge case parity \(name)")
   }
 
   @Test("glass below an opaque layer still sees the background through its copy")
   func backgroundUnderGlass() throws {
     func render(_ alpha: String) throws -> RGBAImage {
-      try DemoScenes.render(
+      try TestBackend.cpu.render(
         try Self.scene(
           ##"{"version":1,"size":{"width":200,"height":200},"scale":1,"background":"#ff0000","layers":[{"type":"glass","shape":"rect","frame":{"x":20,"y":90,"width":160,"height":60},"optics":{"frost":20,"shadowOpacity":0}},{"type":"shape","frame":{"width":200,"height":100},"fill":"#0000ffAA"}]}"##
-            .replacingOccurrences(of: "AA", with: alpha)), [:], on: .cpu)
+            .replacingOccurrences(of: "AA", with: alpha)))
     }
     // An opaque cover must not change what the glass sampled below it: every
     // pixel the cover leaves alone (rows 100 on) is the same with a cover of alpha
@@ -760,10 +727,10 @@ struct SceneEdgeCaseTests {
 
   @Test("a fractional canvas is opaque to its last column; a hairline is drawn")
   func edges() throws {
-    let frac = try DemoScenes.render(try Self.scene(Self.cases[7].json), [:], on: .cpu)
+    let frac = try TestBackend.cpu.render(try Self.scene(Self.cases[7].json))
     #expect(frac.width == 41 && frac.height == 10)
     Self.checkContent(Self.cases[7].name, frac)
-    let hair = try DemoScenes.render(try Self.scene(Self.cases[6].json), [:], on: .cpu)
+    let hair = try TestBackend.cpu.render(try Self.scene(Self.cases[6].json))
     Self.checkContent(Self.cases[6].name, hair)
   }
 
@@ -773,7 +740,7 @@ struct SceneEdgeCaseTests {
       ##"{"version":1,"size":{"width":100,"height":100},"scale":2,"layers":[{"type":"image","source":"photo","frame":{"x":-9000,"y":-9000,"width":20000,"height":20000},"backgroundExtensionEffect":{"leading":10}}]}"##
     )
     #expect {
-      _ = try DemoScenes.render(scene, ["photo": Self.photo], on: .cpu)
+      _ = try TestBackend.cpu.render(scene, images: ["photo": Self.photo])
     } throws: { error in
       guard let error = error as? GlassError else { return false }
       return error.code == .imageTooLarge && error.jsonPath == "layers[0].frame"

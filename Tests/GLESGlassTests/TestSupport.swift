@@ -107,6 +107,33 @@ enum TestBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 }
 
 extension TestBackend {
+  /// Renders `scene` with its decoded `images` (by their path in the scene) at
+  /// `depth`: on a new CPU renderer, or the shared GPU renderer. The tests' one
+  /// way to render a scene.
+  func render(
+    _ scene: Scene, images: SceneImages = SceneImages([:]), depth: RGBAImage.Depth = .eight
+  ) throws
+    -> RGBAImage
+  {
+    var timings = RenderTimings()
+    switch self {
+    case .cpu: return try Renderer(backend: .cpu).render(scene, images: images, depth: depth, timings: &timings)
+    case .gpu: return try TestGPU.requireRenderer().render(scene, images: images, depth: depth, timings: &timings)
+    }
+  }
+
+  /// Renders `scene` with its decoded `images` at `depth` (see above).
+  func render(_ scene: Scene, images: [String: RGBAImage], depth: RGBAImage.Depth = .eight) throws -> RGBAImage {
+    try render(scene, images: SceneImages(images), depth: depth)
+  }
+
+  /// Reads a scene from `json` and renders it with `images` (see above).
+  func render(json: String, images: [String: RGBAImage] = [:]) throws -> RGBAImage {
+    try render(try Scene(json: Array(json.utf8)), images: images)
+  }
+}
+
+extension TestBackend {
   /// Runs a graph as it is: the CPU, or the shared GPU renderer's backend.
   func execute(_ graph: RenderGraph) throws -> RGBAImage {
     let compiled = try graph.compile()
@@ -162,13 +189,22 @@ struct ParityBar: Sendable {
   }
 }
 
-extension ImageComparison {
-  /// The measurements the bars look at, on one line.
-  var summary: String {
-    let m = meanDifference
-    return String(
-      format: "max %.3g/255, %d of %d px over 1/255, PSNR %.2f dB, mean difference (%+.4f, %+.4f, %+.4f, %+.4f)/255",
-      maxDifference, pixelsOverOne, pixelCount, psnr, m[0], m[1], m[2], m[3])
+extension TestBackend {
+  /// Checks `output`, rendered on this backend, against the golden `name`
+  /// (`Golden`): the CPU, which renders the goldens (and alone records a missing
+  /// one), exactly; the GPU within `bar`. `filter` is the `swift test --filter`
+  /// that records it.
+  func checkGolden(
+    _ output: RGBAImage, _ name: String, bar: ParityBar, filter: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let outcome = try Golden.check(
+      output, against: name, label: "\(name)-\(self)", mayRecord: self == .cpu, filter: filter
+    ) { comparison in
+      self == .cpu ? (comparison.maxDifference == 0 ? [] : ["not exact"]) : bar.failures(comparison)
+    }
+    if verbose, let comparison = outcome.comparison { print("golden \(name) on \(self): \(comparison.summary)") }
+    if let failure = outcome.failure { Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation) }
   }
 }
 

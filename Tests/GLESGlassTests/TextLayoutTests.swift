@@ -1,4 +1,5 @@
 import Foundation
+import GlassTestSupport
 import Testing
 
 @testable import GLESGlass
@@ -163,16 +164,12 @@ struct TextWrapOracleTests {
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("lines.txt")
     try Data((strings.joined(separator: "\n") + "\n").utf8).write(to: file)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/hb-shape")
-    process.arguments = ["--output-format=json", "--no-glyph-names", "--text-file=\(file.path)", font]
-    process.environment = ["LANG": "C.UTF-8"]
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "hb-shape \(process.arguments ?? [])")
+    let arguments = ["--output-format=json", "--no-glyph-names", "--text-file=\(file.path)", font]
+    let run = try TestProcess.run(
+      URL(fileURLWithPath: "/usr/bin/hb-shape"), arguments, environment: ["LANG": "C.UTF-8"],
+      inheritsEnvironment: false)
+    let data = run.stdoutData
+    #expect(run.status == 0, "hb-shape \(arguments)")
     struct Record: Decodable {
       var g: UInt32
       var ax: Int

@@ -16,18 +16,13 @@ struct TextSceneTests {
   /// as the library asks it for the system font and named families; the file's
   /// name must be the family's (so that a missing family fails here).
   static func fontFile(_ family: String, weight: String = "regular") throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["fc-match", "-f", "%{file}", "\(family):weight=\(weight)"]
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let path = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
+    let run = try TestProcess.run(
+      URL(fileURLWithPath: "/usr/bin/env"), ["fc-match", "-f", "%{file}", "\(family):weight=\(weight)"])
+    let path = run.stdout
     let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
     let stem = family.replacingOccurrences(of: " ", with: "")
     try #require(
-      process.terminationStatus == 0 && (name == stem || name.hasPrefix(stem + "-")),
+      run.status == 0 && (name == stem || name.hasPrefix(stem + "-")),
       "fc-match picked \(path) for \(family)")
     return path
   }
@@ -35,9 +30,12 @@ struct TextSceneTests {
   /// Inter (the system font under 20 pt), regular.
   static var inter: String { get throws { try fontFile("Inter") } }
 
-  static func scene(_ layers: String, size: String = #"{"width": 400, "height": 300}"#, scale: Int = 2) throws -> Scene
-  {
-    try Scene(json: Array(#"{"version": 1, "size": \#(size), "scale": \#(scale), "layers": [\#(layers)]}"#.utf8))
+  static func scene(
+    _ layers: String, width: Int = 400, height: Int = 300, background: String? = nil, scale: Int = 2
+  ) throws -> Scene {
+    try Scene(
+      json: Array(
+        SceneJSON.scene(width: width, height: height, scale: scale, background: background, layers: layers).utf8))
   }
 
   /// hb-shape's advance of `text` in the font file at `points`, in points.
@@ -139,7 +137,7 @@ struct TextSceneTests {
       let lines = try Self.lineHeight(font: Self.inter, points: 17)
       #expect(layer.frame.width == 150)
       #expect(layer.frame.height > 3 * lines, "wrapped into several lines: \(layer.frame.height)")
-      let image = try DemoScenes.render(scene, [:], on: .cpu)
+      let image = try TestBackend.cpu.render(scene)
       let ink = Self.inkBounds(image) { $0 < 200 }
       let s = Double(scale)
       #expect(ink.minX >= Int(20 * s) - 1 && ink.maxX <= Int(170 * s), "scale \(scale): ink \(ink) outside 20...170 pt")
@@ -189,7 +187,7 @@ struct TextSceneTests {
       #expect(lengths == expected.map { $0.joined(separator: " ").unicodeScalars.count }, "width \(width)")
       // The pixels: one band of ink rows a line (a line's descenders do not reach
       // the next line's ascenders).
-      let image = try DemoScenes.render(scene, [:], on: .cpu)
+      let image = try TestBackend.cpu.render(scene)
       var bands: [(top: Int, bottom: Int)] = []
       for y in 0..<image.height {
         var inked = false
@@ -230,7 +228,7 @@ struct TextSceneTests {
         Issue.record("not a material")
         return
       }
-      let image = try DemoScenes.render(scene, [:], on: .cpu)
+      let image = try TestBackend.cpu.render(scene)
       let ink = Self.inkBounds(image) { $0 < 160 }
       let s = Double(scale)
       let frame = material.frame
@@ -301,7 +299,7 @@ struct TextSceneTests {
     do {
       if let directory {
         let path = directory.appendingPathComponent("scene.json")
-        try Data(#"{"version": 1, "size": {"width": 300, "height": 200}, "layers": [\#(layers)]}"#.utf8).write(to: path)
+        try Data(SceneJSON.scene(width: 300, height: 200, layers: layers).utf8).write(to: path)
         _ = try SceneFile(path: path.path)
       } else {
         _ = try scene(layers)
@@ -403,7 +401,7 @@ struct TextSceneTests {
     for (index, path) in [(0, "layers[1].font.family"), (1, "layers[1].content.font.family")] {
       var one = scene
       one.layers = [first, scene.layers[index]]
-      let error = #expect(throws: GlassError.self) { _ = try DemoScenes.render(one, [:], on: .cpu) }
+      let error = #expect(throws: GlassError.self) { _ = try TestBackend.cpu.render(one) }
       #expect(error?.jsonPath == path, "\(String(describing: error))")
       #expect("\(String(describing: error))".contains("No Such Family"))
     }
@@ -428,7 +426,7 @@ struct TextSceneTests {
       (Button("Hi", systemImage: "no.such.icon").frame(x: 10, y: 10), "no.such.icon"),
     ] {
       let scene = Scene(width: 200, height: 100) { button }
-      let error = #expect(throws: GlassError.self) { _ = try DemoScenes.render(scene, [:], on: .cpu) }
+      let error = #expect(throws: GlassError.self) { _ = try TestBackend.cpu.render(scene) }
       #expect(error?.jsonPath?.hasPrefix("layers[0]") == true && "\(String(describing: error))".contains(word))
     }
   }
@@ -439,8 +437,10 @@ struct TextSceneTests {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     try Data(
-      #"{"version": 1, "size": {"width": 100, "height": 60}, "layers": [{"type": "text", "text": "Hi", "font": {"file": "gone.otf"}, "frame": {}}]}"#
-        .utf8
+      SceneJSON.scene(
+        width: 100, height: 60, layers: #"{"type": "text", "text": "Hi", "font": {"file": "gone.otf"}, "frame": {}}"#
+      )
+      .utf8
     ).write(to: folder.appendingPathComponent("bad.json"))
     let before = files(in: folder)
     let result = try runCLI(["render", "bad.json", "-o", "out.png", "--backend", "cpu"], in: folder)
@@ -458,8 +458,8 @@ struct TextSceneTests {
     #expect(shape.frame.width == 32 && shape.frame.height == 32)
     var bare = scene
     bare.layers = [.shape(ShapeLayer(shape: .rect, frame: shape.frame, fill: .color(.white)))]
-    let a = try DemoScenes.render(scene, [:], on: .cpu)
-    let b = try DemoScenes.render(bare, [:], on: .cpu)
+    let a = try TestBackend.cpu.render(scene)
+    let b = try TestBackend.cpu.render(bare)
     #expect(try ImageComparison(a, b).maxDifference == 0)
   }
 
@@ -488,9 +488,9 @@ struct TextSceneTests {
     for (background, expectDark) in [("white", true), ("black", false), ("#f6d365", true), ("#1c1c60", false)] {
       let scene = try Self.scene(
         #"{"type": "glass", "glass": "clear", "frame": {"x": 20, "y": 20}, "content": {"text": "HHHH", "font": "title"}}"#,
-        size: ##"{"width": 200, "height": 100}, "background": "\##(background)""##, scale: 1)
+        width: 200, height: 100, background: background, scale: 1)
       let frame = try Self.glassFrame(scene)
-      let image = try DemoScenes.render(scene, [:], on: backend)
+      let image = try backend.render(scene)
       let inner = PixelRect(
         x: Int(frame.x + 20), y: Int(frame.y + 18), width: Int(frame.width - 40), height: Int(frame.height - 36))
       let (darkest, brightest) = Self.extremes(image, inner)
@@ -503,9 +503,9 @@ struct TextSceneTests {
     // A foregroundStyle wins: red text over white.
     let styled = try Self.scene(
       ##"{"type": "glass", "glass": "clear", "frame": {"x": 20, "y": 20}, "content": {"text": "HHHH", "font": "title", "foregroundStyle": "#ff0000"}}"##,
-      size: #"{"width": 200, "height": 100}, "background": "white""#, scale: 1)
+      width: 200, height: 100, background: "white", scale: 1)
     let frame = try Self.glassFrame(styled)
-    let image = try DemoScenes.render(styled, [:], on: backend)
+    let image = try backend.render(styled)
     var reddest = 0
     for y in Int(frame.y + 18)..<Int(frame.maxY - 18) {
       for x in Int(frame.x + 20)..<Int(frame.maxX - 20) {
@@ -555,8 +555,9 @@ struct TextSceneTests {
       {"type": "glass", "glass": {"variant": "regular", "tint": "orange", "interactive": true}, "frame": {"x": 12, "y": 176}, "content": {"text": "Hello, World!", "font": "title"}},
       {"type": "button", "title": "Toggle", "buttonStyle": "glassProminent", "frame": {"x": 218, "y": 182}}
       """#,
-      size:
-        ##"{"width": 320, "height": 260}, "background": {"linearGradient": {"colors": ["#eef3ff", "#2a2560", "#15123a"], "startPoint": "top", "endPoint": "bottom"}}"##,
+      width: 320, height: 260,
+      background:
+        ##"{"linearGradient": {"colors": ["#eef3ff", "#2a2560", "#15123a"], "startPoint": "top", "endPoint": "bottom"}}"##,
       scale: scale)
   }
 
@@ -601,8 +602,8 @@ struct TextSceneTests {
     for scale in [1, 3] {
       let scene = try Self.textScene(scale: scale)
       // The two renders side by side: at 3x they are most of the suite's time.
-      async let rendered = DemoScenes.render(scene, [:], on: .cpu)
-      async let renderedBare = DemoScenes.render(Self.withoutText(scene), [:], on: .cpu)
+      async let rendered = TestBackend.cpu.render(scene)
+      async let renderedBare = TestBackend.cpu.render(Self.withoutText(scene))
       let (withText, without) = try await (rendered, renderedBare)
       let s = Double(scale)
       // Each pixel the text changed belongs to the layer whose frame holds it.
@@ -659,42 +660,16 @@ struct TextSceneTests {
     }
   }
 
-  static let textGolden = GoldenTests.folder.appendingPathComponent("scene-text-2x.png").path
-
   /// `output` against the text scene's golden: exactly on the CPU (which records
   /// it, with GLASS_GPU_RECORD_GOLDENS=1, when missing), within the scene parity
   /// bar on the GPU; a failure writes the image and a difference image.
   static func checkTextGolden(_ output: RGBAImage, on backend: TestBackend) throws {
-    guard FileManager.default.fileExists(atPath: textGolden) else {
-      if GoldenTests.record && backend == .cpu {
-        try PNGCodec.write(output, to: textGolden, compression: 12)
-        Issue.record("recorded the missing golden \(textGolden); check it and run again")
-      } else {
-        Issue.record("no golden \(textGolden); record it with GLASS_GPU_RECORD_GOLDENS=1 swift test --filter TextScene")
-      }
-      return
-    }
-    let expected = try PNGCodec.read(path: textGolden).image
-    try #require(output.size == expected.size, "\(output.size) against the golden's \(expected.size)")
-    let comparison = try ImageComparison(output, expected)
-    let failures =
-      backend == .cpu
-      ? (comparison.maxDifference == 0 ? [] : ["not exact"]) : SceneRenderingTests.bar.failures(comparison)
-    guard !failures.isEmpty else { return }
-    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("glass-gpu-golden-failures")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let actual = folder.appendingPathComponent("scene-text-2x-\(backend).png").path
-    let diff = folder.appendingPathComponent("scene-text-2x-\(backend)-diff.png").path
-    try PNGCodec.write(output, to: actual)
-    try PNGCodec.write(ImageComparison.differenceImage(output, expected), to: diff)
-    Issue.record(
-      "the text scene on \(backend): \(failures.joined(separator: "; ")): \(comparison.summary); wrote \(actual) and \(diff)"
-    )
+    try backend.checkGolden(output, "scene-text-2x", bar: SceneRenderingTests.bar, filter: "TextScene")
   }
 
   @Test("the CPU renders the text scene at 2x exactly as its golden")
   func textSceneGoldenCPU() throws {
-    try Self.checkTextGolden(try DemoScenes.render(try Self.textScene(scale: 2), [:], on: .cpu), on: .cpu)
+    try Self.checkTextGolden(try TestBackend.cpu.render(try Self.textScene(scale: 2)), on: .cpu)
   }
 
   @Test(
@@ -702,8 +677,8 @@ struct TextSceneTests {
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func textSceneGPU() throws {
     let scene = try Self.textScene(scale: 2)
-    let gpu = try DemoScenes.render(scene, [:], on: .gpu)
-    let cpu = try DemoScenes.render(scene, [:], on: .cpu)
+    let gpu = try TestBackend.gpu.render(scene)
+    let cpu = try TestBackend.cpu.render(scene)
     SceneRenderingTests.bar.check(try ImageComparison(gpu, cpu), "text scene parity")
     try Self.checkTextGolden(gpu, on: .gpu)
   }

@@ -1,4 +1,5 @@
 import Foundation
+import GlassTestSupport
 import Testing
 
 @testable import GLESGlass
@@ -17,19 +18,15 @@ struct TextShapingTests {
   static func hbShape(
     font: String, text: String, script: String, rightToLeft: Bool, before: String, after: String
   ) throws -> [ShapedGlyph] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/hb-shape")
-    process.arguments = [
+    let arguments = [
       "--output-format=json", "--no-glyph-names", "--script=\(script)", "--direction=\(rightToLeft ? "rtl" : "ltr")",
       "--text-before=\(before)", "--text-after=\(after)", font, text,
     ]
-    process.environment = ["LANG": "C.UTF-8"]
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "hb-shape \(process.arguments ?? [])")
+    let run = try TestProcess.run(
+      URL(fileURLWithPath: "/usr/bin/hb-shape"), arguments, environment: ["LANG": "C.UTF-8"],
+      inheritsEnvironment: false)
+    let data = run.stdoutData
+    #expect(run.status == 0, "hb-shape \(arguments)")
     struct Record: Decodable {
       var g: UInt32
       var cl: Int
@@ -122,8 +119,10 @@ struct TextShapingTests {
   /// A scene file in `folder` with one text layer whose font is the file `font`.
   static func writeScene(font: String, in folder: URL) throws {
     try Data(
-      #"{"version": 1, "size": {"width": 100, "height": 60}, "layers": [{"type": "text", "text": "Hi", "font": {"file": "\#(font)"}, "frame": {}}]}"#
-        .utf8
+      SceneJSON.scene(
+        width: 100, height: 60, layers: #"{"type": "text", "text": "Hi", "font": {"file": "\#(font)"}, "frame": {}}"#
+      )
+      .utf8
     ).write(to: folder.appendingPathComponent("scene.json"))
   }
 
