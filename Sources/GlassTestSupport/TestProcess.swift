@@ -13,6 +13,11 @@ import GLESGlass
 /// reason. `run` uses `Process`, which closes the test process's other open
 /// files in the child, so that a pipe of one test never stays open in another's.
 public enum TestProcess {
+  /// True when this process (and so the glass-gpu it starts, built alike) runs
+  /// under AddressSanitizer (`make sanitize`): its shadow memory reserves 15 TB of
+  /// address space and its quarantine holds freed memory back, so an address-space
+  /// limit cannot be set and resident memory measures ASan, not glass-gpu.
+  public static let underAddressSanitizer = dlsym(dlopen(nil, RTLD_NOW), "__asan_init") != nil
   /// The built `glass-gpu`: beside the test bundle, else `.build/debug/glass-gpu`.
   public static var glassGPU: URL {
     let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -115,7 +115,7 @@ struct AnimationRendererTests {
     // an 8 GB address-space limit: the command that built every frame first
     // reached 23 GB before it could be stopped. Not under AddressSanitizer (make
     // sanitize), whose shadow memory alone reserves 15 TB of address space.
-    let limit = dlsym(dlopen(nil, RTLD_NOW), "__asan_init") == nil ? "ulimit -v 8000000; " : ""
+    let limit = TestProcess.underAddressSanitizer ? "" : "ulimit -v 8000000; "
     let (folder, _) = try Self.folder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let before = files(in: folder)
@@ -132,7 +132,11 @@ struct AnimationRendererTests {
     }
   }
 
-  @Test("memory does not grow with the number of frames, and the frame count is printed first")
+  @Test(
+    "memory does not grow with the number of frames, and the frame count is printed first",
+    .disabled(
+      if: TestProcess.underAddressSanitizer,
+      "under AddressSanitizer resident memory is mostly its quarantine of freed blocks; make test measures it"))
   func flatMemory() throws {
     let tiny = Self.moving.replacingOccurrences(of: #""width": 160, "height": 90"#, with: #""width": 16, "height": 9"#)
     let (folder, path) = try Self.folder(tiny)
