@@ -104,6 +104,11 @@ extension Scene {
   /// The values are validated (`validate()`); images are not read here. Text is
   /// laid out here, to size the frames that give only a position and to check its
   /// fonts; font files are relative to `directory` (the scene file's folder).
+  /// Its fonts are those of the caches bound by `RenderCaches.use`, else of caches
+  /// made for this one call and shared by all its text (each text laid out with
+  /// caches of its own opened and matched its font again: a scene of a few dozen
+  /// texts then took seconds to read under AddressSanitizer, which the fuzzer
+  /// found).
   public init(json bytes: [UInt8], directory: String = ".") throws {
     let root: JSONValue
     do {
@@ -113,8 +118,11 @@ extension Scene {
         .invalidScene, "\(error.message); the file must be JSON",
         at: GlassError.Location(line: error.line, column: error.column))
     }
-    try self.init(node: JSONNode(value: root, path: ""), directory: directory)
-    try validate()
+    self = try RenderCaches.scoped.use {
+      let scene = try Scene(node: JSONNode(value: root, path: ""), directory: directory)
+      try scene.validate()
+      return scene
+    }
   }
 
   init(node: JSONNode, directory: String) throws {
