@@ -391,7 +391,8 @@ private struct LandscapeRenderer {
     if path > 0.01 {
       let s = noise.gradient(wx * 3.1 + 9, wz * 9.5)
       let sparkle = pow(max(0, s - 0.5) * 2, 3) * path * (0.25 + 3 * dy)
-      c += sunColor * (sparkle * 30 + 0.25 * path * path * (0.6 + w0))
+      let glitter: Double = sparkle * 30 + 0.25 * path * path * (0.6 + w0)
+      c += sunColor * glitter
     }
     return c
   }

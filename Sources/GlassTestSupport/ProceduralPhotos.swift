@@ -211,7 +211,8 @@ private struct MeadowRenderer {
       let n1 = noise.gradient((X + 0.25 * lean) * f, Y * f / 9)
       let n2 = noise.gradient((X - 0.2 * lean) * f * 1.3 + 17, Y * f / 7)
       let blades = pow(1 - abs(n1), 8) + pow(1 - abs(n2), 8)
-      g *= 0.8 + (0.06 + 1.3 * depth * depth) * blades
+      let lit: Double = 0.8 + (0.06 + 1.3 * depth * depth) * blades
+      g *= lit
       g += V(0.55, 0.45, 0.12) * (0.3 * exp(-ds * 2) * (1 - depth))
       c = mix(c, g, field)
     }

@@ -259,7 +259,9 @@ struct GlassBlendTests {
       images: Self.images)
     guard case .eight(let v) = rim.samples else { return }
     let w = rim.width
-    let top = (0..<w).map { x in (0..<80).map { y in Double(v[(y * w + x) * 4 + 1]) }.max() ?? 0 }
+    let top: [Double] = (0..<w).map { (x: Int) -> Double in
+      (0..<80).map { (y: Int) -> Double in Double(v[(y * w + x) * 4 + 1]) }.max() ?? 0
+    }
     // The neck lies between the capsules, x 180 ... 188; the caps' own rim
     // curves over 60 ... 100 and 268 ... 308.
     let neck = Self.largestStep(top, 168..<201)

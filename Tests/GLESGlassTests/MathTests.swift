@@ -107,7 +107,9 @@ struct MathTests {
       }
       // The variance of the taps is sigma^2, to within what sampling and the
       // truncation at 4 sigma change (under 1 % from sigma 1 on).
-      let variance = (0...radius).reduce(0.0) { $0 + 2 * Double($1 * $1) * weights[$1] }
+      let variance = (0...radius).reduce(0.0) { (sum: Double, i: Int) -> Double in
+        sum + 2 * Double(i * i) * weights[i]
+      }
       if sigma >= 1 { #expect(abs(variance / (sigma * sigma) - 1) < 0.01, "sigma \(sigma): variance \(variance)") }
     }
   }
