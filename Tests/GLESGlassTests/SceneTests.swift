@@ -572,6 +572,17 @@ struct SceneEdgeCaseTests {
   /// on llvmpipe (measured: 55.19 dB, mean bias 0.291/255; every other case 80 dB
   /// or more, or exact). An 8-bit encode biased by 0.45/255 gives 50.95 dB and
   /// 0.73/255 there, and fails two other cases.
+  ///
+  /// The mean bias is measured on 16-bit renders, the rest on 8-bit ones. Several
+  /// cases are one flat colour over most of the canvas, and a flat colour that
+  /// lies near the middle between two 8-bit steps turns a tiny difference into a
+  /// whole step everywhere. On an NVIDIA H200 (driver 580.159.04), the glass of "huge
+  /// glass mostly off the canvas" is green 129.549/255 on the CPU and 129.518 on
+  /// llvmpipe, which both round to 130, but NVIDIA rounds it to 129: every glass
+  /// pixel is one step off, an 8-bit bias of 0.5/255 over the canvas from a
+  /// difference of about 0.05/255. A biased 8-bit encode is still caught by the
+  /// demo scenes' parity (`SceneRenderingTests.parity`, mean bias 0.2/255 on 8-bit renders
+  /// of varied colours).
   static let bar = ParityBar(maxDifference: 3, minimumPSNR: 53, maximumMeanBias: 0.4)
 
   static let photo = ProceduralImages.landscape(width: 40, height: 30)
@@ -696,9 +707,15 @@ struct SceneEdgeCaseTests {
   func parity(name: String) throws {
     let json = try #require(Self.cases.first { $0.name == name }).json
     let scene = try Self.scene(json)
-    let cpu = try TestBackend.cpu.render(scene, images: ["photo": Self.photo])
-    let gpu = try TestBackend.gpu.render(scene, images: ["photo": Self.photo])
-    SceneEdgeCaseTests.bar.check(try ImageComparison(gpu, cpu), "edge case parity \(name)")
+    let images = ["photo": Self.photo]
+    let cpu = try TestBackend.cpu.render(scene, images: images)
+    let gpu = try TestBackend.gpu.render(scene, images: images)
+    var comparison = try ImageComparison(gpu, cpu)
+    comparison.meanDifference = try ImageComparison(
+      TestBackend.gpu.render(scene, images: images, depth: .sixteen),
+      TestBackend.cpu.render(scene, images: images, depth: .sixteen)
+    ).meanDifference
+    SceneEdgeCaseTests.bar.check(comparison, "edge case parity \(name) (mean bias at 16 bits)")
   }
 
   @Test("glass below an opaque layer still sees the background through its copy")
