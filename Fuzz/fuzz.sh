@@ -10,6 +10,7 @@
 #   Fuzz/fuzz.sh [TARGET...]          (default: every target)
 #   FUZZ_SECONDS=1800 Fuzz/fuzz.sh    (per target; default 60)
 #   FUZZ_SECONDS=0 Fuzz/fuzz.sh       (build and replay only)
+#   FUZZ_JOBS=1 Fuzz/fuzz.sh          (one target at a time; default one per core)
 #
 # The working corpus grows in out/fuzz/TARGET/corpus (kept between runs); the
 # seeds are Fuzz/corpus/TARGET; crash inputs land in out/fuzz/TARGET/crashes.
@@ -77,7 +78,11 @@ finding() {
   fi
 }
 
-for target in "${targets[@]}"; do
+# One target: replay its committed inputs, then fuzz it. Runs in the background
+# beside the others, so what it says goes to $dir/summary.txt and $dir/report.txt,
+# printed in order once every target is done; it returns 1 on any finding.
+fuzz_one() {
+  local target=$1 status=0
   name=${target#fuzz-}
   dir="$OUT/$target"
   mkdir -p "$dir/corpus" "$dir/crashes"
@@ -93,20 +98,20 @@ for target in "${targets[@]}"; do
     # A committed slow input must now be fast too (libFuzzer prints each input's time).
     slow=$(grep -o "Executed .* in [0-9]* ms" "$dir/replay.log" | awk '$NF == "ms" && $(NF-1) > 10000' | head -1 || true)
     if [ "$replayed" = 0 ] && [ -z "$slow" ]; then
-      echo "$target: replayed ${#regressions[@]} committed crash inputs: all pass" | tee -a "$summary"
+      echo "$target: replayed ${#regressions[@]} committed crash inputs: all pass" >> "$dir/summary.txt"
     elif [ "$replayed" = 0 ]; then
-      echo "$target: a committed slow input is slow again: $slow" | tee -a "$summary"
+      echo "$target: a committed slow input is slow again: $slow" >> "$dir/summary.txt"
       status=1
     else
       failed=$(grep -o "Running: .*" "$dir/replay.log" | tail -1 | sed 's/Running: //' || true)
-      echo "$target: a committed crash input fails again: $failed ($(finding "$dir/replay.log"))" | tee -a "$summary"
+      echo "$target: a committed crash input fails again: $failed ($(finding "$dir/replay.log"))" >> "$dir/summary.txt"
       grep -v "^INFO\|^Running\|^Executed" "$dir/replay.log" | head -40
-      echo "  reproduce: SWIFT_BACKTRACE=enable=no $bin/$target $failed" | tee -a "$summary"
+      echo "  reproduce: SWIFT_BACKTRACE=enable=no $bin/$target $failed" >> "$dir/summary.txt"
       status=1
     fi
   fi
 
-  [ "$FUZZ_SECONDS" -gt 0 ] || continue
+  [ "$FUZZ_SECONDS" -gt 0 ] || return $status
   echo "fuzz: $target for $FUZZ_SECONDS s (log: $dir/fuzz.log)"
   before=$(find "$dir/crashes" -type f | wc -l)
   set +e
@@ -127,18 +132,38 @@ for target in "${targets[@]}"; do
   found=$(finding "$dir/fuzz.log")
   line="$target: ${runs:-0} executions, ${rate:-0} exec/s, corpus ${corpus%%/*} inputs (${corpus#*/})"
   if [ "$code" = 0 ] && [ -z "$found" ]; then
-    echo "$line, no crash, leak or disagreement" | tee -a "$summary"
+    echo "$line, no crash, leak or disagreement" >> "$dir/summary.txt"
   else
     input=$(grep -o "Test unit written to .*" "$dir/fuzz.log" | tail -1 | sed 's/Test unit written to //')
-    echo "$line, FOUND: ${found:-exit status $code}" | tee -a "$summary"
+    echo "$line, FOUND: ${found:-exit status $code}" >> "$dir/summary.txt"
     grep -v "^#\|^INFO\|^\"\|^###\|NEW_FUNC\|^MS: \|^Base64\|^0x" "$dir/fuzz.log" | head -60
-    echo "  input: ${input:-see $dir/fuzz.log}" | tee -a "$summary"
-    echo "  reproduce: SWIFT_BACKTRACE=enable=no $bin/$target ${input:-INPUT}" | tee -a "$summary"
-    echo "  once fixed, commit the input as Fuzz/regressions/$name/NAME so that make fuzz replays it" | tee -a "$summary"
+    echo "  input: ${input:-see $dir/fuzz.log}" >> "$dir/summary.txt"
+    echo "  reproduce: SWIFT_BACKTRACE=enable=no $bin/$target ${input:-INPUT}" >> "$dir/summary.txt"
+    echo "  once fixed, commit the input as Fuzz/regressions/$name/NAME so that make fuzz replays it" >> "$dir/summary.txt"
     status=1
   fi
   after=$(find "$dir/crashes" -type f | wc -l)
   [ "$after" -le "$before" ] || [ -n "$found" ] || status=1
+  return $status
+}
+
+# libFuzzer runs one process per target, on one core: the targets run FUZZ_JOBS at
+# a time (default: one per core), each for FUZZ_SECONDS.
+parallel=${FUZZ_JOBS:-$(nproc)}
+for target in "${targets[@]}"; do
+  dir="$OUT/$target"
+  mkdir -p "$dir"
+  : > "$dir/summary.txt"
+  while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do wait -n || true; done
+  rm -f "$dir/status"
+  (if fuzz_one "$target" > "$dir/report.txt" 2>&1; then echo 0; else echo 1; fi > "$dir/status") &
+done
+wait
+for target in "${targets[@]}"; do
+  dir="$OUT/$target"
+  [ "$(cat "$dir/status" 2>/dev/null)" = 0 ] || status=1
+  cat "$dir/report.txt"
+  cat "$dir/summary.txt" >> "$summary"
 done
 
 echo "fuzz: summary ($summary)"
