@@ -43,7 +43,8 @@ struct Batch: ParsableCommand {
   @Option(
     name: .customLong("report"),
     help: ArgumentHelp(
-      "Write one JSON line per job here as jobs end (not an input of the batch; a failed write exits 1).",
+      "Write one JSON line per job: into a file put in place when the batch ends, or into a device or FIFO as each "
+        + "job ends (not an input of the batch; a failed write exits 1).",
       valueName: "file"))
   var reportPath: String?
 
@@ -176,21 +177,21 @@ struct Batch: ParsableCommand {
     let progress = Progress(total: total, quiet: quiet)
     let listed = AnySequence(fileJobs.map { BatchEntry.job($0) })
     let entries = manifestJobs.map { AnySequence([listed, AnySequence($0)].joined()) } ?? listed
-    let summary = batch.run(entries) { result in
-      if let reportFile, let failure = reportFile.write(result.reportLine + "\n") {
-        progress.clearLine()
-        report(failure)
+    let summary = ReportFile.writing(reportFile) { reportLine in
+      batch.run(entries) { result in
+        if let failure = reportLine(result) {
+          progress.clearLine()
+          report(failure)
+        }
+        if result.status == .failed, let error = result.error {
+          progress.clearLine()
+          report(error.description)
+        }
+        progress.ended(result)
       }
-      if result.status == .failed, let error = result.error {
-        progress.clearLine()
-        report(error.description)
-      }
-      progress.ended(result)
-    }
-    if let reportFile {
-      // The last line: what each cache holds and has done (docs/batch-format.md).
-      if let failure = reportFile.write("{\"caches\":\(CacheStats.json(summary.caches))}\n") { report(failure) }
-      if let failure = reportFile.close() { report(failure) }
+    } failed: { failure in
+      progress.clearLine()
+      report(failure)
     }
     progress.finish(summary, backend: batch.renderer.backendName)
     batch.renderer.close()
@@ -199,84 +200,104 @@ struct Batch: ParsableCommand {
   }
 }
 
-/// The batch's report: opened without truncating, checked not to be an input of
-/// the batch, then emptied and written line by line as jobs end. A regular file is
-/// written from its start; a device or FIFO (`/dev/stdout`) in place. The first
-/// failed write is reported once; later lines are not attempted.
+/// The batch's report. A regular file (or a new one) is written beside itself and
+/// renamed over its path once the batch ends, so that nothing is lost until the
+/// whole report is there: not when the report turns out to be the scene of a
+/// manifest line read later (it is then not written, and says so), nor after an
+/// interrupted run. A device or FIFO (`/dev/stdout`) gets each line as its job
+/// ends. The report is checked first not to be the manifest or a scene named on
+/// the command line. The first failed write is reported once; later lines are not
+/// attempted, and a partly written regular report is not renamed into place.
 final class ReportFile {
   let path: String
-  private var descriptor: Int32
-  private(set) var failed = false
+  private let output: PNGCodec.OutputFile
+  /// The file at `path` before the batch, which no job may read as its scene.
+  private let existing: (device: UInt, inode: UInt)?
+  /// A device or FIFO, written line by line; otherwise a file renamed into place.
+  private let inPlace: Bool
+  private var failure: String?
+  private var conflict: String?
 
   init(path: String, inputs: [String]) throws {
-    if let problem = FilePaths.problem(with: path) {
-      throw GlassError(.outputFailure, "cannot write the report: \(problem)")
-    }
     self.path = path
-    descriptor = open(path, O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC, 0o666)
-    guard descriptor >= 0 else {
-      let code = errno
-      let reason =
-        code == EISDIR
-        ? "it is a folder; name a file"
-        : FilePaths.reason(code, folder: (path as NSString).deletingLastPathComponent)
-      throw GlassError(.outputFailure, "cannot write the report \(path): \(reason)")
-    }
     var info = stat()
-    guard fstat(descriptor, &info) == 0 else {
-      Glibc.close(descriptor)
-      throw GlassError(.outputFailure, "cannot write the report \(path): \(String(cString: strerror(errno)))")
+    let found = stat(path, &info) == 0
+    existing = found && info.st_mode & S_IFMT == S_IFREG ? (UInt(info.st_dev), UInt(info.st_ino)) : nil
+    inPlace = found && [S_IFCHR, S_IFIFO].contains(info.st_mode & S_IFMT)
+    do {
+      output = try PNGCodec.OutputFile(path: path)
+      try output.checkDistinct(from: inputs, naming: "the report")
+    } catch let error as GlassError {
+      let message = error.message.replacingOccurrences(
+        of: "cannot write \(path)", with: "cannot write the report \(path)")
+      throw GlassError(
+        error.code, message.replacingOccurrences(of: "name another output file", with: "name another report file"),
+        cause: error.cause)
     }
-    for input in inputs {
-      var other = stat()
-      guard stat(input, &other) == 0, other.st_dev == info.st_dev, other.st_ino == info.st_ino else { continue }
-      Glibc.close(descriptor)
-      let what = input == path ? "it is an input of this batch" : "it is the same file as the input \(input)"
-      throw GlassError(.outputFailure, "cannot write the report \(path): \(what); name another report file")
-    }
-    switch info.st_mode & S_IFMT {
-    case S_IFREG:
-      guard ftruncate(descriptor, 0) == 0 else {
-        let reason = String(cString: strerror(errno))
-        Glibc.close(descriptor)
-        throw GlassError(.outputFailure, "cannot write the report \(path): \(reason)")
+  }
+
+  /// Whether the report was not (wholly) written.
+  var failed: Bool { failure != nil || conflict != nil || abandoned }
+  private var abandoned = false
+
+  /// Runs `body`, which renders the batch and hands each job's result to the
+  /// function it is given: that writes the job's report line and returns the
+  /// message to print when the write failed (once). The caches' line then ends
+  /// the report, which is put in place; `failed` gets any message not yet given.
+  static func writing(
+    _ report: ReportFile?, _ body: (_ line: (BatchResult) -> String?) -> BatchSummary,
+    failed: (String) -> Void
+  ) -> BatchSummary {
+    guard let report else { return body { _ in nil } }
+    struct NotPutInPlace: Error {}
+    var summary: BatchSummary?
+    do {
+      try report.output.write { appending in
+        try withoutActuallyEscaping(appending) { append in
+          let ran = body { result in report.add(result, append) }
+          summary = ran
+          // The last line: what each cache holds and has done (docs/batch-format.md).
+          if let failure = report.write("{\"caches\":\(CacheStats.json(ran.caches))}\n", append) { failed(failure) }
+          if let conflict = report.conflict { failed(conflict) }
+          if report.failure != nil || report.conflict != nil { throw NotPutInPlace() }
+        }
       }
-    case S_IFCHR, S_IFIFO: break
-    default:
-      Glibc.close(descriptor)
-      throw GlassError(.outputFailure, "cannot write the report \(path): it is not a file; name a file")
+    } catch is NotPutInPlace {
+    } catch {
+      report.abandoned = true
+      failed("cannot write the report \(report.path): \((error as? GlassError)?.description ?? "\(error)")")
     }
+    return summary ?? body { _ in nil }
+  }
+
+  private func add(_ result: BatchResult, _ append: (UnsafeRawBufferPointer) throws -> Void) -> String? {
+    if conflict == nil, let existing, let scene = result.scene {
+      var info = stat()
+      if stat(scene, &info) == 0, UInt(info.st_dev) == existing.device, UInt(info.st_ino) == existing.inode {
+        let job = result.line.map { "manifest line \($0)" } ?? "job \(result.id)"
+        conflict =
+          "cannot write the report \(path): it is the scene of \(job); the report was not written and the "
+          + "scene is unchanged; name another report file"
+      }
+    }
+    return write(result.reportLine + "\n", append)
   }
 
   /// Writes `text`; returns the message to print when this write failed (once).
-  func write(_ text: String) -> String? {
-    guard !failed, descriptor >= 0 else { return nil }
-    let bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeBytes { buffer in
-        buffer.baseAddress.map { Glibc.write(descriptor, $0 + offset, buffer.count - offset) } ?? 0
-      }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return fail(written < 0 ? errno : ENOSPC) }
-      offset += written
+  private func write(_ text: String, _ append: (UnsafeRawBufferPointer) throws -> Void) -> String? {
+    guard failure == nil else { return nil }
+    do {
+      try Array(text.utf8).withUnsafeBytes { try append($0) }
+      return nil
+    } catch {
+      let cause = (error as? GlassError)?.cause ?? ""
+      let full = cause.contains("No space") || cause.contains("quota")
+      let fix = full ? "free some space or name another file" : "name a file you can write"
+      let outcome = inPlace ? "the report is incomplete" : "no report was written"
+      let message = "cannot write the report \(path): \(cause.isEmpty ? "\(error)" : cause); \(fix); \(outcome)"
+      failure = message
+      return message
     }
-    return nil
-  }
-
-  /// Closes the file; returns the message to print when that failed.
-  func close() -> String? {
-    guard descriptor >= 0 else { return nil }
-    let result = Glibc.close(descriptor)
-    descriptor = -1
-    if result != 0 && !failed { return fail(errno) }
-    return nil
-  }
-
-  private func fail(_ code: Int32) -> String {
-    failed = true
-    let fix = code == ENOSPC || code == EDQUOT ? "free some space or name another file" : "name a file you can write"
-    return "cannot write the report \(path): \(String(cString: strerror(code))); \(fix); the report is incomplete"
   }
 }
 

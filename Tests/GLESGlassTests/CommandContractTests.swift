@@ -257,6 +257,33 @@ struct BatchOutputContractTests {
     #expect(Contract.text(manifest) == manifestText)
   }
 
+  @Test(
+    "--report naming a scene that only a manifest line names: the scene is unchanged, no report is put there, exit 1")
+  func reportNamingAManifestScene() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let sceneText = BatchFixture.scene(0)
+    let scene = try BatchFixture.put(sceneText, "s.json", in: root)
+    try BatchFixture.put(BatchFixture.scene(1), "t.json", in: root)
+    let manifestText =
+      [
+        BatchFixture.line([("scene", "\"t.json\""), ("output", "\"t.png\"")]),
+        BatchFixture.line([("scene", "\"s.json\""), ("output", "\"s.png\"")]),
+      ].joined(separator: "\n") + "\n"
+    try BatchFixture.put(manifestText, "m.jsonl", in: root)
+    let result = try runCLI(
+      ["batch", "--manifest", "m.jsonl", "-o", "out", "--backend", "cpu", "--jobs", "1", "--report", "s.json"], in: root
+    )
+    #expect(result.status == 1, "exit \(result.status): \(result.stderr)")
+    #expect(
+      result.stderr.contains("cannot write the report s.json: it is the scene of manifest line 2"), "\(result.stderr)")
+    #expect(Contract.text(scene) == sceneText)
+    // The renders were written, and no temporary file is left beside the scene.
+    #expect(BatchFixture.outputs(under: root.appendingPathComponent("out")) == ["s.png", "t.png"])
+    let left = try FileManager.default.contentsOfDirectory(atPath: root.path).sorted()
+    #expect(left == ["m.jsonl", "out", "s.json", "t.json"], "\(left)")
+  }
+
   @Test("an output that is a link to the manifest fails its job; the manifest is unchanged")
   func outputLinkedToManifest() throws {
     let root = try makeTemporaryFolder()
