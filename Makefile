@@ -106,6 +106,7 @@ bench: release
 	.build/release/glass-gpu-bench glass-scaling
 	.build/release/glass-gpu-bench fluid
 	.build/release/glass-gpu-bench text
+	.build/release/glass-gpu-bench layout
 	.build/release/glass-gpu-bench hostile
 	.build/release/glass-gpu-bench encode
 	.build/release/glass-gpu-bench batch

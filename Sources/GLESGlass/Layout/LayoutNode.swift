@@ -1,0 +1,185 @@
+/// One rule of SwiftUI's layout, the same three steps everywhere: the parent
+/// proposes a size, the child chooses its own, the parent places it. Each rule is
+/// one small type (`StackLayout`, `FrameLayout`, …) with its algorithm in its doc
+/// comment. A rule sees its children only through `LayoutSubview`, which asks them
+/// for their size under a proposal; it never stores sizes of its own.
+public protocol LayoutRule: Sendable {
+  /// The size this view chooses under `proposal`, given its children.
+  func sizeThatFits(_ proposal: ProposedViewSize, subviews: [LayoutSubview]) -> PointSize
+
+  /// Where each child goes when this view has the frame `bounds` (the size it
+  /// chose under `proposal`): one placement per child, in their order.
+  func placeSubviews(in bounds: PointRect, proposal: ProposedViewSize, subviews: [LayoutSubview]) -> [LayoutPlacement]
+
+  /// The priority a stack gives this view when it shares out space (0 unless
+  /// `layoutPriority(_:)` says otherwise).
+  var layoutPriority: Double { get }
+
+  /// Whether a stack offers this view space last, after every other view of its
+  /// priority (a `Spacer`).
+  var isSpacer: Bool { get }
+}
+
+extension LayoutRule {
+  /// The priority stacks share out space by.
+  public var layoutPriority: Double { 0 }
+  /// Whether stacks treat this view as a spacer.
+  public var isSpacer: Bool { false }
+}
+
+/// Where a parent puts a child: the child's top-leading corner, in the canvas's
+/// points, and the proposal the child is sized under there.
+public struct LayoutPlacement: Hashable, Sendable {
+  /// The child's top-leading corner, in points.
+  public var origin: PointOffset
+  /// The proposal the child's size is taken under.
+  public var proposal: ProposedViewSize
+
+  /// Makes a placement.
+  public init(origin: PointOffset, proposal: ProposedViewSize) {
+    self.origin = origin
+    self.proposal = proposal
+  }
+}
+
+/// A child as its parent's rule sees it: it can be asked its size under any
+/// proposal (answers are kept per proposal, so asking twice costs nothing).
+public struct LayoutSubview: Sendable {
+  let node: LayoutNode
+
+  /// The size the child chooses under `proposal`.
+  public func sizeThatFits(_ proposal: ProposedViewSize) -> PointSize { node.sizeThatFits(proposal) }
+
+  /// The child's layout priority (`layoutPriority(_:)`, else 0).
+  public var priority: Double { node.rule.layoutPriority }
+
+  /// Whether the child is a spacer.
+  public var isSpacer: Bool { node.rule.isSpacer }
+}
+
+/// A view of a tree being laid out: its rule, its children, and what it
+/// has answered so far. Made fresh for each layout (a tree of nodes is one
+/// layout's working state, used from one thread).
+public final class LayoutNode: @unchecked Sendable {
+  /// How this view sizes itself and places its children.
+  public let rule: any LayoutRule
+  /// What the view is, for the resolved tree (`vstack`, `text`, `padding`, …).
+  public let kind: String
+  /// Where the view was written (a JSON path such as `body.children[1]`, or a
+  /// Swift description); empty when it does not matter.
+  public let path: String
+  /// The children, in order.
+  public let children: [LayoutNode]
+  /// The answers given so far: a view is asked under a few proposals (0, ∞, its
+  /// share, its placing), so they are searched in order, the first four kept
+  /// without an allocation of their own. A tree is used from one thread; the
+  /// accesses need no exclusivity checks.
+  @exclusivity(unchecked) private var answers: (Answer, Answer, Answer, Answer) = (.none, .none, .none, .none)
+  @exclusivity(unchecked) private var moreAnswers: [Answer] = []
+  @exclusivity(unchecked) private var answerCount = 0
+  /// The children as the rule sees them.
+  private let subviews: [LayoutSubview]
+
+  private struct Answer {
+    var proposal: ProposedViewSize
+    var size: PointSize
+    static let none = Answer(proposal: .unspecified, size: PointSize(width: 0, height: 0))
+  }
+
+  /// Makes a node.
+  public init(_ rule: any LayoutRule, kind: String, path: String = "", children: [LayoutNode] = []) {
+    self.rule = rule
+    self.kind = kind
+    self.path = path
+    self.children = children
+    subviews = children.map(LayoutSubview.init)
+  }
+
+  /// The size this view chooses under `proposal` (kept, so each proposal is
+  /// answered once).
+  public func sizeThatFits(_ proposal: ProposedViewSize) -> PointSize {
+    if answerCount > 0 && answers.0.proposal == proposal { return answers.0.size }
+    if answerCount > 1 && answers.1.proposal == proposal { return answers.1.size }
+    if answerCount > 2 && answers.2.proposal == proposal { return answers.2.size }
+    if answerCount > 3 && answers.3.proposal == proposal { return answers.3.size }
+    for answer in moreAnswers where answer.proposal == proposal { return answer.size }
+    let size = rule.sizeThatFits(proposal, subviews: subviews)
+    // Infinite is an answer (a colour offered ∞ takes ∞); not a number never is.
+    precondition(
+      !size.width.isNaN && !size.height.isNaN && size.width >= 0 && size.height >= 0, "\(kind) chose \(size)")
+    let answer = Answer(proposal: proposal, size: size)
+    switch answerCount {
+    case 0: answers.0 = answer
+    case 1: answers.1 = answer
+    case 2: answers.2 = answer
+    case 3: answers.3 = answer
+    default: moreAnswers.append(answer)
+    }
+    answerCount += 1
+    return size
+  }
+
+  /// Lays the tree out in `bounds` (the canvas, or its safe area): the root is
+  /// offered `bounds`' size and centred in it, as SwiftUI centres a root view in
+  /// its safe area. Returns every view's frame in points, parents before their
+  /// children. With `pixelScale`, each frame's edges then snap to the nearest
+  /// device pixel (halves up), in canvas coordinates, each edge on its own, so
+  /// neighbours that touch still touch: SwiftUI's rounding of the frames it draws.
+  public func layout(in bounds: PointRect, pixelScale: Double? = nil) -> [ResolvedView] {
+    var views: [ResolvedView] = []
+    let proposal = ProposedViewSize(width: bounds.width, height: bounds.height)
+    let size = sizeThatFits(proposal)
+    let origin = Alignment.center.origin(of: size, in: bounds)
+    place(
+      at: PointRect(x: origin.x, y: origin.y, width: size.width, height: size.height), proposal: proposal, depth: 0,
+      into: &views)
+    guard let pixelScale else { return views }
+    return views.map { view in
+      var snapped = view
+      snapped.frame = Self.snap(view.frame, pixelScale: pixelScale)
+      return snapped
+    }
+  }
+
+  /// `frame` with each edge at the nearest multiple of 1 / `pixelScale` points
+  /// (halves up).
+  public static func snap(_ frame: PointRect, pixelScale: Double) -> PointRect {
+    func round(_ v: Double) -> Double { (v * pixelScale + 0.5).rounded(.down) / pixelScale }
+    let x = round(frame.x)
+    let y = round(frame.y)
+    return PointRect(x: x, y: y, width: round(frame.maxX) - x, height: round(frame.maxY) - y)
+  }
+
+  private func place(at frame: PointRect, proposal: ProposedViewSize, depth: Int, into views: inout [ResolvedView]) {
+    views.append(ResolvedView(kind: kind, path: path, depth: depth, frame: frame))
+    guard !children.isEmpty else { return }
+    let placements = rule.placeSubviews(in: frame, proposal: proposal, subviews: subviews)
+    precondition(placements.count == children.count, "\(kind) placed \(placements.count) of \(children.count) children")
+    for (child, placement) in zip(children, placements) {
+      let size = child.sizeThatFits(placement.proposal)
+      child.place(
+        at: PointRect(x: placement.origin.x, y: placement.origin.y, width: size.width, height: size.height),
+        proposal: placement.proposal, depth: depth + 1, into: &views)
+    }
+  }
+}
+
+/// A view of a laid-out tree: what it is, where it was written, and its frame.
+public struct ResolvedView: Hashable, Sendable {
+  /// What the view is (`vstack`, `text`, `padding`, …).
+  public var kind: String
+  /// Where the view was written.
+  public var path: String
+  /// How many parents it has (the root: 0).
+  public var depth: Int
+  /// Its frame in the canvas, in points.
+  public var frame: PointRect
+
+  /// Makes a resolved view.
+  public init(kind: String, path: String, depth: Int, frame: PointRect) {
+    self.kind = kind
+    self.path = path
+    self.depth = depth
+    self.frame = frame
+  }
+}
