@@ -338,6 +338,11 @@ struct TextWrapCostTests {
 
   @Test(
     "laying out a text shapes a number of characters linear in its length",
+    .disabled(
+      if: TestProcess.underAddressSanitizer,
+      Comment(
+        rawValue: "it counts characters shaped, which AddressSanitizer does not change, over 42,000 characters "
+          + "that take it 149 s there (26 s in make test, which runs it); other text suites run the wrap under it")),
     arguments: ["Latin word", "Arabic word", "Latin words"], [3, nil] as [Int?])
   func linear(kind: String, lineLimit: Int?) throws {
     let face = try FontLibrary.shared.face(path: TextLayoutTests.interPath)
