@@ -144,13 +144,23 @@ struct LayoutPropertyTests {
     PointRect(x: 20, y: 47, width: 350, height: 300),
   ]
 
-  @Test("children of a stack follow one another without overlapping when the spacing is not negative (500 trees)")
-  func stacksDoNotOverlap() {
-    var maker = Maker(random: SplitMix(state: 22))
+  /// Lays out 500 random trees made from `seed`, each on one of the canvases, and
+  /// hands each to `check` with its index, its views and each view's parent.
+  static func forEachTree(
+    seed: UInt64, negativeSpacing: Bool = false, _ check: (Int, Tree, [ResolvedView], [Int?]) -> Void
+  ) {
+    var maker = Maker(random: SplitMix(state: seed))
+    maker.allowNegativeSpacing = negativeSpacing
     for index in 0..<500 {
       let tree = maker.tree(depth: 0)
-      let views = tree.node.layout(in: Self.canvases[index % 3])
-      let parents = Self.parents(views)
+      let views = tree.node.layout(in: canvases[index % 3])
+      check(index, tree, views, parents(views))
+    }
+  }
+
+  @Test("children of a stack follow one another without overlapping when the spacing is not negative (500 trees)")
+  func stacksDoNotOverlap() {
+    Self.forEachTree(seed: 22) { index, tree, views, parents in
       for (parentIndex, parent) in views.enumerated() where parent.kind == "hstack" || parent.kind == "vstack" {
         let axis: Axis = parent.kind == "hstack" ? .horizontal : .vertical
         let children = views.indices.filter { parents[$0] == parentIndex }.map { views[$0].frame }
@@ -165,11 +175,7 @@ struct LayoutPropertyTests {
 
   @Test("a child's frame lies inside its parent's unless it is larger than its parent, outside fixedSize (500 trees)")
   func childrenInsideParents() {
-    var maker = Maker(random: SplitMix(state: 7))
-    for index in 0..<500 {
-      let tree = maker.tree(depth: 0)
-      let views = tree.node.layout(in: Self.canvases[index % 3])
-      let parents = Self.parents(views)
+    Self.forEachTree(seed: 7) { index, tree, views, parents in
       for (child, parent) in zip(views, parents) {
         guard let parent, views[parent].kind != "offset", !Self.underFixedSize(parent, views, parents) else { continue }
         let outer = views[parent].frame
@@ -185,12 +191,7 @@ struct LayoutPropertyTests {
 
   @Test("a stack starts at its first child, spaces its children as written, ends at its last; as thick as its thickest")
   func stackSizes() {
-    var maker = Maker(random: SplitMix(state: 99))
-    maker.allowNegativeSpacing = true
-    for index in 0..<500 {
-      let tree = maker.tree(depth: 0)
-      let views = tree.node.layout(in: Self.canvases[index % 3])
-      let parents = Self.parents(views)
+    Self.forEachTree(seed: 99, negativeSpacing: true) { index, tree, views, parents in
       for (parentIndex, parent) in views.enumerated()
       where (parent.kind == "hstack" || parent.kind == "vstack") && !Self.underFixedSize(parentIndex, views, parents) {
         let horizontal = parent.kind == "hstack"
