@@ -213,17 +213,14 @@ final class ReportFile {
   private let output: PNGCodec.OutputFile
   /// The file at `path` before the batch, which no job may read as its scene.
   private let existing: (device: UInt, inode: UInt)?
-  /// A device or FIFO, written line by line; otherwise a file renamed into place.
-  private let inPlace: Bool
   private var failure: String?
   private var conflict: String?
 
   init(path: String, inputs: [String]) throws {
     self.path = path
     var info = stat()
-    let found = stat(path, &info) == 0
-    existing = found && info.st_mode & S_IFMT == S_IFREG ? (UInt(info.st_dev), UInt(info.st_ino)) : nil
-    inPlace = found && [S_IFCHR, S_IFIFO].contains(info.st_mode & S_IFMT)
+    existing =
+      stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG ? (UInt(info.st_dev), UInt(info.st_ino)) : nil
     do {
       output = try PNGCodec.OutputFile(path: path)
       try output.checkDistinct(from: inputs, naming: "the report")
@@ -293,7 +290,7 @@ final class ReportFile {
       let cause = (error as? GlassError)?.cause ?? ""
       let full = cause.contains("No space") || cause.contains("quota")
       let fix = full ? "free some space or name another file" : "name a file you can write"
-      let outcome = inPlace ? "the report is incomplete" : "no report was written"
+      let outcome = output.inPlace ? "the report is incomplete" : "no report was written"
       let message = "cannot write the report \(path): \(cause.isEmpty ? "\(error)" : cause); \(fix); \(outcome)"
       failure = message
       return message

@@ -30,7 +30,9 @@ extension PNGCodec {
     public let path: String
     /// The file written: `path`, or the file the symbolic link at `path` leads to.
     public let target: String
-    private let inPlace: Bool
+    /// Whether the output is a device or FIFO written in place (else a temporary
+    /// file renamed over `target`).
+    public let inPlace: Bool
     private let temporary: String
     private var descriptor: Int32 = -1
     private var slot: Int32 = -1
