@@ -233,6 +233,11 @@ public final class Renderer: @unchecked Sendable {
         at: GlassError.Location(jsonPath: jsonPath))
     }
     try PNGCodec.checkPixelLimit(scene.pixelSize, maxPixels: maxPixels, what: "the scene canvas")
+    // The view trees laid out, once, here: what they lower to is checked as any
+    // layers are.
+    let hadViews = scene.hasViewTree
+    let scene = try scene.laidOut(images: images, caches: caches)
+    if hadViews { try scene.validate() }
     let lowering = SceneLowering(scene: scene, images: images, depth: depth, caches: caches)
     try lowering.checkImageSizes(maxPixels: maxPixels)
     let compiled = try lowering.lower().compile()

@@ -79,6 +79,9 @@ public final class LayoutNode: @unchecked Sendable {
   @exclusivity(unchecked) private var answerCount = 0
   /// The children as the rule sees them.
   private let subviews: [LayoutSubview]
+  /// `ignoresSafeArea(edges:)`: the edges of the safe area this view's frame
+  /// extends past, to the canvas's, where it touches them once placed.
+  var ignoredSafeAreaEdges: EdgeSet = []
 
   private struct Answer {
     var proposal: ProposedViewSize
@@ -127,18 +130,33 @@ public final class LayoutNode: @unchecked Sendable {
   /// neighbours that touch still touch: SwiftUI's rounding of the frames it draws.
   public func layout(in bounds: PointRect, pixelScale: Double? = nil) -> [ResolvedView] {
     var views: [ResolvedView] = []
-    let proposal = ProposedViewSize(width: bounds.width, height: bounds.height)
-    let size = sizeThatFits(proposal)
-    let origin = Alignment.center.origin(of: size, in: bounds)
-    place(
-      at: PointRect(x: origin.x, y: origin.y, width: size.width, height: size.height), proposal: proposal, depth: 0,
-      into: &views)
+    layout(in: bounds, canvas: bounds) { _, view in views.append(view) }
     guard let pixelScale else { return views }
     return views.map { view in
       var snapped = view
       snapped.frame = Self.snap(view.frame, pixelScale: pixelScale)
       return snapped
     }
+  }
+
+  /// Lays the tree out in the safe area `bounds` of `canvas`, telling `visit`
+  /// each node and its frame (unsnapped), parents before children. A view that
+  /// ignores the safe area on an edge it touches is extended to the canvas's edge
+  /// there, and its children are placed in the extended frame.
+  func layout(in bounds: PointRect, canvas: PointRect, visit: (LayoutNode, ResolvedView) -> Void) {
+    let proposal = ProposedViewSize(width: bounds.width, height: bounds.height)
+    let size = sizeThatFits(proposal)
+    let origin = Alignment.center.origin(of: size, in: bounds)
+    let area = SafeArea(bounds: bounds, canvas: canvas)
+    place(
+      at: PointRect(x: origin.x, y: origin.y, width: size.width, height: size.height), proposal: proposal, depth: 0,
+      area: area, visit: visit)
+  }
+
+  /// Places this view (a root of its own) at `frame`, sized under `proposal`,
+  /// telling `visit` each node and its frame: a view drawn at absolute points.
+  func place(at frame: PointRect, proposal: ProposedViewSize, visit: (LayoutNode, ResolvedView) -> Void) {
+    place(at: frame, proposal: proposal, depth: 0, area: nil, visit: visit)
   }
 
   /// `frame` with each edge at the nearest multiple of 1 / `pixelScale` points
@@ -150,8 +168,41 @@ public final class LayoutNode: @unchecked Sendable {
     return PointRect(x: x, y: y, width: round(frame.maxX) - x, height: round(frame.maxY) - y)
   }
 
-  private func place(at frame: PointRect, proposal: ProposedViewSize, depth: Int, into views: inout [ResolvedView]) {
-    views.append(ResolvedView(kind: kind, path: path, depth: depth, frame: frame))
+  /// The safe area and the canvas around it, for `ignoresSafeArea`.
+  struct SafeArea {
+    var bounds: PointRect
+    var canvas: PointRect
+
+    /// `frame` extended to the canvas on each edge of `edges` where it touches
+    /// the safe area (within a thousandth of a point).
+    func extend(_ frame: PointRect, _ edges: EdgeSet) -> PointRect {
+      func touches(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 0.001 }
+      var left = frame.x
+      var top = frame.y
+      var right = frame.maxX
+      var bottom = frame.maxY
+      if edges.contains(.leading) && touches(left, bounds.x) { left = canvas.x }
+      if edges.contains(.top) && touches(top, bounds.y) { top = canvas.y }
+      if edges.contains(.trailing) && touches(right, bounds.maxX) { right = canvas.maxX }
+      if edges.contains(.bottom) && touches(bottom, bounds.maxY) { bottom = canvas.maxY }
+      return PointRect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+  }
+
+  private func place(
+    at frame: PointRect, proposal: ProposedViewSize, depth: Int, area: SafeArea?,
+    visit: (LayoutNode, ResolvedView) -> Void
+  ) {
+    var frame = frame
+    var proposal = proposal
+    if let area, !ignoredSafeAreaEdges.isEmpty {
+      let extended = area.extend(frame, ignoredSafeAreaEdges)
+      if extended != frame {
+        frame = extended
+        proposal = ProposedViewSize(width: frame.width, height: frame.height)
+      }
+    }
+    visit(self, ResolvedView(kind: kind, path: path, depth: depth, frame: frame))
     guard !children.isEmpty else { return }
     let placements = rule.placeSubviews(in: frame, proposal: proposal, subviews: subviews)
     precondition(placements.count == children.count, "\(kind) placed \(placements.count) of \(children.count) children")
@@ -159,7 +210,7 @@ public final class LayoutNode: @unchecked Sendable {
       let size = child.sizeThatFits(placement.proposal)
       child.place(
         at: PointRect(x: placement.origin.x, y: placement.origin.y, width: size.width, height: size.height),
-        proposal: placement.proposal, depth: depth + 1, into: &views)
+        proposal: placement.proposal, depth: depth + 1, area: area, visit: visit)
     }
   }
 }

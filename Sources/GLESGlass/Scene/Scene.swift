@@ -18,6 +18,12 @@ public struct Scene: Hashable, Sendable {
   public var states: [SceneState] = []
   /// The transition `glass-gpu animate` renders when it is given no states.
   public var transition: SceneTransition?
+  /// A view tree laid out on the canvas (SwiftUI's layout, docs/layout.md) and
+  /// drawn after `layers`; nil: none.
+  public var body: ViewNode?
+  /// The canvas's safe area insets, in points (a status bar, a home
+  /// indicator): the body is laid out inside them unless it ignores them.
+  public var safeAreaInsets = EdgeInsets()
 
   /// Makes a scene.
   public init(size: PointSize, scale: Int = 2, background: Background = .fill(.color(.white)), layers: [Layer] = []) {

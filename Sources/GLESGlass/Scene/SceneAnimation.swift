@@ -6,11 +6,14 @@ public struct SceneState: Hashable, Sendable {
   public var name: String
   /// The layers, back to front.
   public var layers: [Layer]
+  /// The state's view tree, drawn after its layers (nil: none).
+  public var body: ViewNode?
 
   /// Makes a state.
-  public init(_ name: String, layers: [Layer]) {
+  public init(_ name: String, layers: [Layer], body: ViewNode? = nil) {
     self.name = name
     self.layers = layers
+    self.body = body
   }
 }
 
@@ -80,6 +83,7 @@ extension Scene {
     guard let state = states.first(where: { $0.name == name }) else { throw unknownState(name, at: nil) }
     var scene = self
     scene.layers = state.layers
+    scene.body = state.body
     scene.states = []
     scene.transition = nil
     return scene

@@ -127,6 +127,10 @@ extension Scene {
       case .text: break
       }
     }
+    if let body { refs += body.imageReferences(at: "body") }
+    for state in states {
+      if let body = state.body { refs += body.imageReferences(at: "states.\(JSONNode.shortened(state.name)).body") }
+    }
     return refs
   }
 }

@@ -1,0 +1,71 @@
+import Foundation
+
+extension Scene {
+  /// True when the scene, or one of its states, has a view tree to lay out.
+  public var hasViewTree: Bool { body != nil || states.contains { $0.body != nil } }
+
+  /// The scene with every view tree (its `body` and each state's) laid out and
+  /// lowered to layers after the layers it has; a scene without one is returned
+  /// as it is. Text is measured with `caches` (nil: those bound by
+  /// `RenderCaches.use`, else new ones) and fonts and images are found in
+  /// `images`' folder; images are sized by `images`. Errors name the view's
+  /// JSON path (`body.children[1].modifiers[0].frame.minWidth`).
+  public func laidOut(images: SceneImages, caches: RenderCaches? = nil) throws -> Scene {
+    guard hasViewTree else { return self }
+    let layout = ViewLayout(
+      directory: images.directory, caches: caches ?? RenderCaches.scoped, imageSize: { images.size(of: $0) },
+      scale: Double(scale))
+    var scene = self
+    if let body {
+      scene.layers += try layout.resolve(body, at: "body", canvas: size, safeArea: safeAreaInsets).layers
+      scene.body = nil
+    }
+    for index in scene.states.indices {
+      guard let body = scene.states[index].body else { continue }
+      let path = "states.\(JSONNode.shortened(scene.states[index].name)).body"
+      scene.states[index].layers += try layout.resolve(body, at: path, canvas: size, safeArea: safeAreaInsets).layers
+      scene.states[index].body = nil
+    }
+    return scene
+  }
+
+  /// Every view of the scene's view tree (`body`) laid out: its kind, its path,
+  /// its depth and its frame in points, snapped to device pixels, parents before
+  /// children (what `glass-gpu layout` prints). Empty without a body.
+  public func resolvedViews(images: SceneImages, caches: RenderCaches? = nil) throws -> [ResolvedView] {
+    guard let body else { return [] }
+    let layout = ViewLayout(
+      directory: images.directory, caches: caches ?? RenderCaches.scoped, imageSize: { images.size(of: $0) },
+      scale: Double(scale))
+    return try layout.resolve(body, at: "body", canvas: size, safeArea: safeAreaInsets).views
+  }
+}
+
+extension ViewNode {
+  /// The image files the tree names, with their JSON paths under `path`.
+  func imageReferences(at path: String) -> [(jsonPath: String, path: String)] {
+    var refs: [(String, String)] = []
+    func children(_ nodes: [ViewNode], _ at: String) {
+      for (i, child) in nodes.enumerated() { refs += child.imageReferences(at: "\(at).children[\(i)]") }
+    }
+    switch content {
+    case .vstack(_, _, let c), .hstack(_, _, let c), .zstack(_, let c), .group(let c), .glassEffectContainer(_, let c):
+      children(c, path)
+    case .image(let source): refs.append(("\(path).image", source.path))
+    case .button(let label): refs += label.imageReferences(at: "\(path).label")
+    case .layers(let layers):
+      var scene = Scene(size: PointSize(width: 1, height: 1), layers: layers)
+      scene.background = .fill(.color(.clear))
+      refs += scene.imageReferences.map { ("\(path).\($0.jsonPath)", $0.path) }
+    case .spacer, .text, .shape, .textField: break
+    }
+    for (i, modifier) in modifiers.enumerated() {
+      switch modifier {
+      case .overlay(let view, _): refs += view.imageReferences(at: "\(path).modifiers[\(i)].overlay.content")
+      case .background(let view, _): refs += view.imageReferences(at: "\(path).modifiers[\(i)].background.content")
+      default: break
+      }
+    }
+    return refs
+  }
+}

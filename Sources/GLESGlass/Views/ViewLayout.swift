@@ -1,0 +1,600 @@
+import Foundation
+
+/// Lays a view tree out on a canvas and lowers it to the layers the renderer
+/// draws (docs/layout.md).
+///
+/// Building turns each view into layout nodes (`LayoutRule`s: its content's,
+/// then one per layout modifier, innermost first) and a drawing that refers to
+/// them; laying out gives every node a frame; lowering walks the drawing in
+/// paint order and makes layers at those frames, their edges snapped to device
+/// pixels. Text is measured here, once per proposal, with the fonts of `caches`;
+/// images are sized by their headers (`imageSize`).
+struct ViewLayout {
+  /// The folder font files and images are relative to.
+  let directory: String
+  /// Fonts and shaped text.
+  let caches: RenderCaches
+  /// An image's size in pixels, by its path in the scene (nil: not loaded).
+  let imageSize: (String) -> PixelSize?
+  /// Pixels per point, for snapping.
+  let scale: Double
+
+  /// What a laid-out tree is: its views' frames and its layers.
+  struct Result {
+    /// Every view in layout, parents before children, frames snapped.
+    var views: [ResolvedView]
+    /// The layers, back to front.
+    var layers: [Layer]
+  }
+
+  /// Lays `root` (written at `path`) out in `canvas` less `safeArea`, and lowers it.
+  func resolve(_ root: ViewNode, at path: String, canvas: PointSize, safeArea: EdgeInsets) throws -> Result {
+    var builder = Builder(layout: self)
+    let built = try builder.build(root, at: path, env: Environment(), axis: nil, depth: 0)
+    let canvasRect = PointRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
+    let bounds = PointRect(
+      x: safeArea.leading, y: safeArea.top, width: max(0, canvas.width - safeArea.leading - safeArea.trailing),
+      height: max(0, canvas.height - safeArea.top - safeArea.bottom))
+    var frames = Frames(scale: scale)
+    if built.inLayout {
+      built.node.layout(in: bounds, canvas: canvasRect) { node, view in frames.add(node, view, snapped: true) }
+    }
+    for placed in builder.positioned {
+      let proposal = ProposedViewSize(width: placed.width, height: placed.height)
+      let size = placed.node.sizeThatFits(proposal)
+      let frame = PointRect(
+        x: placed.x, y: placed.y, width: placed.width ?? size.width, height: placed.height ?? size.height)
+      placed.node.place(at: frame, proposal: proposal) { node, view in frames.add(node, view, snapped: false) }
+    }
+    var layers: [Layer] = []
+    try Lowering(frames: frames).emit(built.drawing, into: &layers)
+    return Result(views: frames.views, layers: layers)
+  }
+
+  // MARK: Environment
+
+  /// What a view inherits from the modifiers around it.
+  struct Environment {
+    var font = Font.body
+    var fontWeight: FontWeight?
+    var foregroundStyle: Fill?
+    var lineLimit: Int?
+    var alignment = TextAlignment.leading
+    var buttonStyle: ButtonStyle?
+    var tint: Color?
+    var textFieldStyle = TextFieldStyle.plain
+    var containerShape: ContainerShape?
+
+    /// The environment with `modifier` applied, when it is an environment modifier.
+    func applying(_ modifier: ViewModifierNode) -> Environment {
+      var env = self
+      switch modifier {
+      case .font(let font):
+        env.font = font
+        env.fontWeight = nil
+      case .fontWeight(let weight): env.fontWeight = weight
+      case .foregroundStyle(let fill): env.foregroundStyle = fill
+      case .lineLimit(let limit): env.lineLimit = limit
+      case .multilineTextAlignment(let alignment): env.alignment = alignment
+      case .buttonStyle(let style): env.buttonStyle = style
+      case .tint(let color): env.tint = color
+      case .textFieldStyle(let style): env.textFieldStyle = style
+      case .containerShape(let shape): env.containerShape = shape
+      default: break
+      }
+      return env
+    }
+
+    /// `text` with the fields it did not write taken from here.
+    func resolve(_ text: TextContent, explicit: TextFields) -> TextContent {
+      var text = text
+      if !explicit.contains(.font) {
+        let weight = explicit.contains(.weight) ? text.font.weight : nil
+        text.font = font
+        if let weight = weight ?? fontWeight { text.font.weight = weight }
+      }
+      if !explicit.contains(.foregroundStyle) { text.foregroundStyle = foregroundStyle }
+      if !explicit.contains(.lineLimit) { text.lineLimit = lineLimit }
+      if !explicit.contains(.alignment) { text.alignment = alignment }
+      return text
+    }
+  }
+
+  // MARK: Building
+
+  /// What a view lowers to, referring to layout nodes for frames.
+  indirect enum Drawing {
+    case nothing
+    case shape(LayoutNode, Shape, ShapeStyle, ContainerShape?)
+    case image(LayoutNode, ImageLayer)
+    case text(LayoutNode, TextContent)
+    case layers([Layer])
+    case sequence([Drawing])
+    case glass(LayoutNode, GlassLayer, Drawing)
+    case container(GlassContainer, Drawing)
+    case glassAttributes([ViewModifierNode], Drawing)
+  }
+
+  /// A view built: its outermost layout node, whether that node takes part in
+  /// its parent's layout (not when placed at absolute points or made of
+  /// absolute layers), and its drawing.
+  struct Built {
+    var node: LayoutNode
+    var inLayout: Bool
+    var drawing: Drawing
+  }
+
+  /// A view placed at absolute points: laid out on its own.
+  struct Positioned {
+    var node: LayoutNode
+    var x: Double
+    var y: Double
+    var width: Double?
+    var height: Double?
+  }
+
+  /// Space between a glass button's label and its capsule, in points.
+  static let buttonPadding = EdgeInsets(
+    top: ButtonStyle.verticalPadding, leading: ButtonStyle.horizontalPadding, bottom: ButtonStyle.verticalPadding,
+    trailing: ButtonStyle.horizontalPadding)
+  /// Space between a text field's text and its edges, in points.
+  static let textFieldPadding = EdgeInsets(top: 7, leading: 8, bottom: 7, trailing: 8)
+  /// A rounded-border text field's corner radius and border width, in points.
+  static let textFieldCornerRadius = 6.0
+  static let textFieldBorderWidth = 0.5
+  /// The border's colour (iOS's light `separator`), the placeholder's
+  /// (`placeholderText`), and the field's fill.
+  static let textFieldBorder = Color(red: 60 / 255, green: 60 / 255, blue: 67 / 255, opacity: 0.29)
+  static let placeholderColor = Color(red: 60 / 255, green: 60 / 255, blue: 67 / 255, opacity: 0.3)
+
+  struct Builder {
+    let layout: ViewLayout
+    var positioned: [Positioned] = []
+
+    init(layout: ViewLayout) { self.layout = layout }
+
+    func fail(_ path: String, _ message: String) -> GlassError {
+      GlassError(.invalidScene, message, at: GlassError.Location(jsonPath: path))
+    }
+
+    /// The children of a container, with groups opened: each child of a group
+    /// takes the group's modifiers after its own (SwiftUI applies a group's
+    /// modifiers to each of its children).
+    func flatten(_ children: [ViewNode], at path: String, outer: [(ViewModifierNode, String)] = [])
+      -> [(node: ViewNode, path: String, outer: [(ViewModifierNode, String)])]
+    {
+      var result: [(ViewNode, String, [(ViewModifierNode, String)])] = []
+      for (i, child) in children.enumerated() {
+        let childPath = "\(path).children[\(i)]"
+        if case .group(let inner) = child.content {
+          let mods = child.modifiers.enumerated().map { ($0.element, "\(childPath).modifiers[\($0.offset)]") }
+          result += flatten(inner, at: childPath, outer: mods + outer)
+        } else {
+          result.append((child, childPath, outer))
+        }
+      }
+      return result
+    }
+
+    /// Builds `node`, written at `path`, in `env`, inside a stack of `axis` (nil:
+    /// not directly in a stack); `outer` are a group's modifiers, applied after
+    /// the view's own.
+    mutating func build(
+      _ node: ViewNode, at path: String, env parent: Environment, axis: Axis?, depth: Int,
+      outer: [(ViewModifierNode, String)] = []
+    ) throws -> Built {
+      guard depth < ViewNode.maximumDepth else {
+        throw fail(path, "the view tree is deeper than \(ViewNode.maximumDepth) views here; flatten it")
+      }
+      let modifiers = node.modifiers.enumerated().map { ($0.element, "\(path).modifiers[\($0.offset)]") } + outer
+      // An environment modifier applies to the content and to whatever the
+      // modifiers inside it add (an overlay's view); the innermost one wins.
+      var envs = [parent]
+      for (modifier, _) in modifiers.reversed() { envs.append(envs.last!.applying(modifier)) }
+      envs.reverse()  // envs[i]: what the modifier at i and those inside it see; envs[0]: the content's.
+      var built = try buildContent(node.content, at: path, env: envs[0], axis: axis, depth: depth)
+      for (index, (modifier, modifierPath)) in modifiers.enumerated() {
+        built = try apply(
+          modifier, at: modifierPath, to: built, env: envs[index + 1], inner: envs[0], depth: depth)
+      }
+      return built
+    }
+
+    mutating func buildContent(
+      _ content: ViewContent, at path: String, env: Environment, axis: Axis?, depth: Int
+    ) throws -> Built {
+      func leaf(_ rule: any LayoutRule, _ kind: String, _ drawing: (LayoutNode) -> Drawing) -> Built {
+        let node = LayoutNode(rule, kind: kind, path: path)
+        return Built(node: node, inLayout: true, drawing: drawing(node))
+      }
+      switch content {
+      case .vstack(let alignment, let spacing, let children):
+        try checkSpacing(spacing, at: "\(path).spacing")
+        return try stack(
+          StackLayout.vertical(alignment: alignment, spacing: spacing), "vstack", .vertical, children, path, env,
+          depth)
+      case .hstack(let alignment, let spacing, let children):
+        try checkSpacing(spacing, at: "\(path).spacing")
+        return try stack(
+          StackLayout.horizontal(alignment: alignment, spacing: spacing), "hstack", .horizontal, children, path, env,
+          depth)
+      case .zstack(let alignment, let children):
+        return try stack(ZStackLayout(alignment: alignment), "zstack", nil, children, path, env, depth)
+      case .group(let children):
+        return try stack(ZStackLayout(alignment: .center), "group", nil, children, path, env, depth)
+      case .glassEffectContainer(let spacing, let children):
+        var built = try stack(
+          ZStackLayout(alignment: .center), "glassEffectContainer", nil, children, path, env, depth)
+        built.drawing = .container(
+          GlassContainer(spacing: spacing, glass: [], containerShape: env.containerShape), built.drawing)
+        return built
+      case .spacer(let minLength):
+        return leaf(SpacerLayout(minLength: minLength, axis: axis), "spacer") { _ in .nothing }
+      case .text(let text, let explicit):
+        let resolved = env.resolve(text, explicit: explicit)
+        return leaf(try measuredText(resolved, at: path), "text") { .text($0, resolved) }
+      case .image(let source):
+        guard let pixels = layout.imageSize(source.path) else {
+          throw fail("\(path).image", "the image \(source.path) was not loaded; load it with SceneFile.loadImages")
+        }
+        let size = PointSize(
+          width: Double(pixels.width) / source.scale, height: Double(pixels.height) / source.scale)
+        let rule: any LayoutRule = source.isResizable ? FlexibleLeafLayout(ideal: size) : FixedLeafLayout(size)
+        let image = ImageLayer(source: source.path, frame: PointRect(x: 0, y: 0, width: 0, height: 0))
+        return leaf(rule, "image") { .image($0, image) }
+      case .shape(let shape, let style):
+        let paint = style ?? .fill(env.foregroundStyle ?? .color(.black))
+        return leaf(FlexibleLeafLayout(), shape.kind == "rect" ? "color" : shape.kind) {
+          .shape($0, shape, paint, env.containerShape)
+        }
+      case .button(let label):
+        var labelEnv = env
+        if env.buttonStyle == .glassProminent, labelEnv.foregroundStyle == nil {
+          labelEnv.foregroundStyle = .color(.white)
+        } else if env.buttonStyle == nil, labelEnv.foregroundStyle == nil {
+          labelEnv.foregroundStyle = .color(env.tint ?? ButtonStyle.accentColor)
+        }
+        let inner = try build(label, at: "\(path).label", env: labelEnv, axis: nil, depth: depth + 1)
+        guard let style = env.buttonStyle else {
+          let node = LayoutNode(PaddingLayout(EdgeInsets()), kind: "button", path: path, children: [inner.node])
+          return Built(node: node, inLayout: true, drawing: inner.drawing)
+        }
+        let node = LayoutNode(PaddingLayout(ViewLayout.buttonPadding), kind: "button", path: path, children: [inner.node])
+        var glass = Glass.regular.interactive()
+        if style == .glassProminent {
+          glass = glass.tint(env.tint ?? ButtonStyle.accentColor)
+        } else if let tint = env.tint {
+          glass = glass.tint(tint)
+        }
+        let template = GlassLayer(glass: glass, shape: .capsule, frame: PointRect(x: 0, y: 0, width: 0, height: 0))
+        return Built(node: node, inLayout: true, drawing: .glass(node, template, inner.drawing))
+      case .textField(let field):
+        let shown = field.text.isEmpty ? field.placeholder : field.isSecure ? String(repeating: "•", count: field.text.count) : field.text
+        var text = env.resolve(TextContent(shown), explicit: [])
+        text.lineLimit = 1
+        text.alignment = .leading
+        if field.text.isEmpty { text.foregroundStyle = .color(ViewLayout.placeholderColor) }
+        let textNode = LayoutNode(try measuredText(text, at: path), kind: "text", path: path)
+        let padded = LayoutNode(
+          PaddingLayout(ViewLayout.textFieldPadding), kind: "padding", path: path, children: [textNode])
+        let node = LayoutNode(
+          FlexFrameLayout(minWidth: 0, maxWidth: .infinity, alignment: .leading), kind: "textField", path: path,
+          children: [padded])
+        var drawings: [Drawing] = []
+        if env.textFieldStyle == .roundedBorder {
+          let radius = ViewLayout.textFieldCornerRadius
+          drawings.append(
+            .shape(node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(ViewLayout.textFieldBorder)), nil))
+          drawings.append(.shape(node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(.white)), nil))
+        }
+        drawings.append(.text(textNode, text))
+        return Built(node: node, inLayout: true, drawing: .sequence(drawings))
+      case .layers(let layers):
+        return Built(node: LayoutNode(FixedLeafLayout(PointSize(width: 0, height: 0)), kind: "layers", path: path), inLayout: false, drawing: .layers(layers))
+      }
+    }
+
+    func checkSpacing(_ spacing: Double?, at path: String) throws {
+      guard let spacing else { return }
+      guard spacing.isFinite, spacing >= 0, spacing <= Scene.maximumFrameSidePoints else {
+        throw fail(
+          path,
+          "\(ParameterSpec.format(spacing)) is not a spacing; give a number of points from 0 to "
+            + "\(ParameterSpec.format(Scene.maximumFrameSidePoints)) (or leave it out for the default)")
+      }
+    }
+
+    mutating func stack(
+      _ rule: any LayoutRule, _ kind: String, _ axis: Axis?, _ children: [ViewNode], _ path: String,
+      _ env: Environment, _ depth: Int
+    ) throws -> Built {
+      var nodes: [LayoutNode] = []
+      var drawings: [Drawing] = []
+      for (child, childPath, outer) in flatten(children, at: path) {
+        let built = try build(child, at: childPath, env: env, axis: axis, depth: depth + 1, outer: outer)
+        if built.inLayout { nodes.append(built.node) }
+        drawings.append(built.drawing)
+      }
+      return Built(
+        node: LayoutNode(rule, kind: kind, path: path, children: nodes), inLayout: true, drawing: .sequence(drawings))
+    }
+
+    /// A text's rule: its size under each proposal, measured with the layout's
+    /// fonts (its ideal size is one line per paragraph; a width wraps it). The
+    /// ideal size is measured here, so a font that cannot be had or an unknown
+    /// icon fails at the text's path before layout.
+    func measuredText(_ text: TextContent, at path: String) throws -> MeasuredLeafLayout {
+      let directory = layout.directory
+      let caches = layout.caches
+      let ideal: PointSize
+      do {
+        ideal = try ContentLayout(text, maxWidth: nil, directory: directory, caches: caches).size
+      } catch let error as GlassError {
+        throw error.located(GlassError.Location(jsonPath: path))
+      }
+      return MeasuredLeafLayout { proposal in
+        guard let width = proposal.width, width < ideal.width else { return ideal }
+        return (try? ContentLayout(text, maxWidth: width, directory: directory, caches: caches).size)
+          ?? ideal
+      }
+    }
+
+    mutating func apply(
+      _ modifier: ViewModifierNode, at path: String, to built: Built, env: Environment, inner: Environment, depth: Int
+    ) throws -> Built {
+      func wrap(_ rule: any LayoutRule, _ kind: String, extra: [LayoutNode] = []) throws -> Built {
+        guard built.inLayout else {
+          throw fail(
+            path,
+            "\(kind) after frame(x:y:) or on absolute layers has nothing to lay out; write it before frame(x:y:)")
+        }
+        var wrapped = built
+        wrapped.node = LayoutNode(rule, kind: kind, path: path, children: [built.node] + extra)
+        return wrapped
+      }
+      switch modifier {
+      case .padding(let insets):
+        for (edge, value) in [
+          ("top", insets.top), ("leading", insets.leading), ("bottom", insets.bottom), ("trailing", insets.trailing),
+        ] where !(value.isFinite && abs(value) <= Scene.maximumFrameSidePoints) {
+          throw fail("\(path).padding", "the \(edge) padding \(ParameterSpec.format(value)) is not a number of points")
+        }
+        return try wrap(PaddingLayout(insets), "padding")
+      case .frame(let width, let height, let alignment):
+        for (name, value) in [("width", width), ("height", height)] {
+          if let value, !(value.isFinite && value >= 0 && value <= Scene.maximumFrameSidePoints) {
+            throw fail(
+              "\(path).frame.\(name)",
+              "\(ParameterSpec.format(value)) is not a \(name); give 0 to \(ParameterSpec.format(Scene.maximumFrameSidePoints)) points")
+          }
+        }
+        return try wrap(FrameLayout(width: width, height: height, alignment: alignment), "frame")
+      case .flexibleFrame(let frame):
+        try checkFlexible(frame, at: "\(path).frame")
+        return try wrap(frame.rule, "frame")
+      case .position(let x, let y, let width, let height):
+        for (name, value) in [("x", x), ("y", y)] where !value.isFinite {
+          throw fail("\(path).frame.\(name)", "\(name) is not a finite number of points")
+        }
+        guard built.inLayout else { throw fail(path, "the view is already placed at absolute points") }
+        positioned.append(Positioned(node: built.node, x: x, y: y, width: width, height: height))
+        var placed = built
+        placed.inLayout = false
+        return placed
+      case .fixedSize(let horizontal, let vertical):
+        return try wrap(FixedSizeLayout(horizontal: horizontal, vertical: vertical), "fixedSize")
+      case .layoutPriority(let priority):
+        guard priority.isFinite else { throw fail("\(path).layoutPriority", "give a finite priority") }
+        return try wrap(LayoutPriorityLayout(priority), "layoutPriority")
+      case .offset(let x, let y):
+        guard x.isFinite, y.isFinite else { throw fail("\(path).offset", "give finite x and y, in points") }
+        return try wrap(OffsetLayout(x: x, y: y), "offset")
+      case .aspectRatio(let ratio, let mode):
+        if let ratio, !(ratio.isFinite && ratio > 0) {
+          throw fail("\(path).aspectRatio", "\(ParameterSpec.format(ratio)) is not a width-to-height ratio; give a positive number")
+        }
+        var wrapped = try wrap(AspectRatioLayout(ratio, contentMode: mode), "aspectRatio")
+        if case .image(let node, var image) = built.drawing {
+          image.contentMode = mode
+          wrapped.drawing = .image(node, image)
+        }
+        return wrapped
+      case .overlay(let view, let alignment), .background(let view, let alignment):
+        let isOverlay: Bool
+        if case .overlay = modifier { isOverlay = true } else { isOverlay = false }
+        let name = isOverlay ? "overlay" : "background"
+        let secondary = try build(view, at: "\(path).\(name).content", env: env, axis: nil, depth: depth + 1)
+        guard secondary.inLayout else {
+          throw fail("\(path).\(name).content", "an \(name)'s view is placed in the view's frame; remove its frame(x:y:)")
+        }
+        var wrapped = try wrap(SecondaryLayout(alignment: alignment), name, extra: [secondary.node])
+        wrapped.drawing = .sequence(isOverlay ? [built.drawing, secondary.drawing] : [secondary.drawing, built.drawing])
+        return wrapped
+      case .ignoresSafeArea(let edges):
+        built.node.ignoredSafeAreaEdges.formUnion(edges)
+        return built
+      case .glassEffect(let glass, let shape, let optics):
+        var wrapped = built
+        let template = GlassLayer(
+          glass: glass, shape: shape, frame: PointRect(x: 0, y: 0, width: 0, height: 0), optics: optics,
+          containerShape: inner.containerShape)
+        wrapped.drawing = .glass(built.node, template, built.drawing)
+        return wrapped
+      case .glassEffectID, .glassEffectUnion, .glassEffectTransition:
+        var wrapped = built
+        wrapped.drawing = .glassAttributes([modifier], built.drawing)
+        return wrapped
+      case .clipShape(let shape):
+        guard case .image(let node, var image) = built.drawing else {
+          throw fail(path, "clipShape applies to an image here; give other views their shape directly")
+        }
+        image.clipShape = shape
+        var wrapped = built
+        wrapped.drawing = .image(node, image)
+        return wrapped
+      case .backgroundExtensionEffect(let ext):
+        guard case .image(let node, var image) = built.drawing else {
+          throw fail(path, "backgroundExtensionEffect applies to an image")
+        }
+        image.backgroundExtension = ext
+        var wrapped = built
+        wrapped.drawing = .image(node, image)
+        return wrapped
+      case .font, .fontWeight, .foregroundStyle, .lineLimit, .multilineTextAlignment, .buttonStyle, .tint,
+        .textFieldStyle, .containerShape:
+        return built
+      }
+    }
+
+    func checkFlexible(_ f: FlexibleFrame, at path: String) throws {
+      let fields: [(String, Double?)] = [
+        ("minWidth", f.minWidth), ("idealWidth", f.idealWidth), ("maxWidth", f.maxWidth), ("minHeight", f.minHeight),
+        ("idealHeight", f.idealHeight), ("maxHeight", f.maxHeight),
+      ]
+      for (name, value) in fields {
+        guard let value else { continue }
+        let isMax = name.hasPrefix("max")
+        guard value >= 0, value.isFinite || (isMax && value == .infinity), !value.isNaN else {
+          throw fail(
+            "\(path).\(name)",
+            "\(ParameterSpec.format(value)) is not a length; give a number of points from 0\(isMax ? ", or \"infinity\"" : "")")
+        }
+      }
+      for (axis, lo, ideal, hi) in [
+        ("Width", f.minWidth, f.idealWidth, f.maxWidth), ("Height", f.minHeight, f.idealHeight, f.maxHeight),
+      ] {
+        if let lo, let hi, lo > hi {
+          throw fail(
+            "\(path).min\(axis)",
+            "min\(axis) \(ParameterSpec.format(lo)) is over max\(axis) \(ParameterSpec.format(hi)); make min\(axis) at most max\(axis)")
+        }
+        if let ideal, (lo.map { ideal < $0 } ?? false) || (hi.map { ideal > $0 } ?? false) {
+          throw fail("\(path).ideal\(axis)", "ideal\(axis) lies outside min\(axis)…max\(axis); put it between them")
+        }
+      }
+    }
+  }
+
+  // MARK: Frames and lowering
+
+  /// Every laid-out node's frame, snapped or as given.
+  struct Frames {
+    let scale: Double
+    var views: [ResolvedView] = []
+    var byNode: [ObjectIdentifier: (exact: PointRect, drawn: PointRect)] = [:]
+
+    init(scale: Double) { self.scale = scale }
+
+    mutating func add(_ node: LayoutNode, _ view: ResolvedView, snapped: Bool) {
+      let drawn = snapped ? LayoutNode.snap(view.frame, pixelScale: scale) : view.frame
+      byNode[ObjectIdentifier(node)] = (view.frame, drawn)
+      var resolved = view
+      resolved.frame = drawn
+      views.append(resolved)
+    }
+
+    func drawn(_ node: LayoutNode) -> PointRect { byNode[ObjectIdentifier(node)]?.drawn ?? .zero }
+    func exact(_ node: LayoutNode) -> PointRect { byNode[ObjectIdentifier(node)]?.exact ?? .zero }
+  }
+
+  struct Lowering {
+    let frames: Frames
+
+    func emit(_ drawing: Drawing, into layers: inout [Layer]) throws {
+      switch drawing {
+      case .nothing: break
+      case .shape(let node, let shape, let style, let container):
+        let frame = frames.drawn(node)
+        switch style {
+        case .fill(let fill):
+          if case .color(let c) = fill, c.opacity == 0 { return }
+          layers.append(.shape(ShapeLayer(shape: shape, frame: frame, fill: fill, containerShape: container)))
+        case .material(let material):
+          layers.append(.material(MaterialLayer(material: material, shape: shape, frame: frame, containerShape: container)))
+        }
+      case .image(let node, var image):
+        image.frame = frames.drawn(node)
+        layers.append(.image(image))
+      case .text(let node, let text):
+        // Drawn at its snapped place but at the size it was measured at, so it
+        // wraps where layout measured it.
+        let exact = frames.exact(node)
+        let drawn = frames.drawn(node)
+        layers.append(.text(TextLayer(text, frame: PointRect(x: drawn.x, y: drawn.y, width: exact.width, height: exact.height))))
+      case .layers(let absolute):
+        layers += absolute
+      case .sequence(let parts):
+        for part in parts { try emit(part, into: &layers) }
+      case .glass(let node, var glass, let inner):
+        glass.frame = frames.drawn(node)
+        var content: [Layer] = []
+        try emit(inner, into: &content)
+        if content.count == 1, case .text(let text) = content[0], text.opacity == 1 {
+          let padding = (glass.frame.width - text.frame.width) / 2
+          let pixel = 1 / frames.scale
+          // Text centred on its glass (within a pixel) rides on it, as a
+          // button's title does: it fades and moves with the glass.
+          if abs(text.frame.midX - glass.frame.midX) <= pixel && abs(text.frame.midY - glass.frame.midY) <= pixel
+            && padding >= 0
+          {
+            glass.content = GlassContent(text.text, padding: padding)
+            content = []
+          }
+        }
+        layers.append(.glass(glass))
+        layers += content
+      case .container(var container, let inner):
+        var content: [Layer] = []
+        try emit(inner, into: &content)
+        var others: [Layer] = []
+        for layer in content {
+          switch layer {
+          case .glass(let g): container.glass.append(g)
+          case .container(let c): container.glass += c.glass
+          default: others.append(layer)
+          }
+        }
+        layers.append(.container(container))
+        layers += others
+      case .glassAttributes(let attributes, let inner):
+        var content: [Layer] = []
+        try emit(inner, into: &content)
+        Self.applyToFirstGlass(attributes, in: &content)
+        layers += content
+      }
+    }
+
+    /// Sets the glass attributes on the first glass of `layers` (a modifier such
+    /// as `glassEffectID` names the glass of the view it is written on).
+    static func applyToFirstGlass(_ attributes: [ViewModifierNode], in layers: inout [Layer]) {
+      func set(_ glass: inout GlassLayer) {
+        for attribute in attributes {
+          switch attribute {
+          case .glassEffectID(let id): glass.effectID = id
+          case .glassEffectUnion(let id): glass.unionID = id
+          case .glassEffectTransition(let t): glass.effectTransition = t
+          default: break
+          }
+        }
+      }
+      for index in layers.indices {
+        switch layers[index] {
+        case .glass(var g):
+          set(&g)
+          layers[index] = .glass(g)
+          return
+        case .container(var c) where !c.glass.isEmpty:
+          set(&c.glass[0])
+          layers[index] = .container(c)
+          return
+        default: continue
+        }
+      }
+    }
+  }
+}
+
+extension PointRect {
+  /// The empty rectangle at the origin.
+  static let zero = PointRect(x: 0, y: 0, width: 0, height: 0)
+}
