@@ -160,7 +160,9 @@ struct ViewLayout {
     /// The children of a container, with groups opened: each child of a group
     /// takes the group's modifiers after its own (SwiftUI applies a group's
     /// modifiers to each of its children).
-    func flatten(_ children: [ViewNode], at path: String, outer: [(ViewModifierNode, String)] = [])
+    func flatten(
+      _ children: [ViewNode], at path: String, outer: [(ViewModifierNode, String)] = []
+    )
       -> [(node: ViewNode, path: String, outer: [(ViewModifierNode, String)])]
     {
       var result: [(ViewNode, String, [(ViewModifierNode, String)])] = []
@@ -259,7 +261,8 @@ struct ViewLayout {
           let node = LayoutNode(PaddingLayout(EdgeInsets()), kind: "button", path: path, children: [inner.node])
           return Built(node: node, inLayout: true, drawing: inner.drawing)
         }
-        let node = LayoutNode(PaddingLayout(ViewLayout.buttonPadding), kind: "button", path: path, children: [inner.node])
+        let node = LayoutNode(
+          PaddingLayout(ViewLayout.buttonPadding), kind: "button", path: path, children: [inner.node])
         var glass = Glass.regular.interactive()
         if style == .glassProminent {
           glass = glass.tint(env.tint ?? ButtonStyle.accentColor)
@@ -269,7 +272,9 @@ struct ViewLayout {
         let template = GlassLayer(glass: glass, shape: .capsule, frame: PointRect(x: 0, y: 0, width: 0, height: 0))
         return Built(node: node, inLayout: true, drawing: .glass(node, template, inner.drawing))
       case .textField(let field):
-        let shown = field.text.isEmpty ? field.placeholder : field.isSecure ? String(repeating: "•", count: field.text.count) : field.text
+        let shown =
+          field.text.isEmpty
+          ? field.placeholder : field.isSecure ? String(repeating: "•", count: field.text.count) : field.text
         var text = env.resolve(TextContent(shown), explicit: [])
         text.lineLimit = 1
         text.alignment = .leading
@@ -284,13 +289,18 @@ struct ViewLayout {
         if env.textFieldStyle == .roundedBorder {
           let radius = ViewLayout.textFieldCornerRadius
           drawings.append(
-            .shape(node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(ViewLayout.textFieldBorder)), nil))
-          drawings.append(.shape(node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(.white)), nil))
+            .shape(
+              node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(ViewLayout.textFieldBorder)),
+              nil))
+          drawings.append(
+            .shape(node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(.white)), nil))
         }
         drawings.append(.text(textNode, text))
         return Built(node: node, inLayout: true, drawing: .sequence(drawings))
       case .layers(let layers):
-        return Built(node: LayoutNode(FixedLeafLayout(PointSize(width: 0, height: 0)), kind: "layers", path: path), inLayout: false, drawing: .layers(layers))
+        return Built(
+          node: LayoutNode(FixedLeafLayout(PointSize(width: 0, height: 0)), kind: "layers", path: path),
+          inLayout: false, drawing: .layers(layers))
       }
     }
 
@@ -365,7 +375,8 @@ struct ViewLayout {
           if let value, !(value.isFinite && value >= 0 && value <= Scene.maximumFrameSidePoints) {
             throw fail(
               "\(path).frame.\(name)",
-              "\(ParameterSpec.format(value)) is not a \(name); give 0 to \(ParameterSpec.format(Scene.maximumFrameSidePoints)) points")
+              "\(ParameterSpec.format(value)) is not a \(name); give 0 to \(ParameterSpec.format(Scene.maximumFrameSidePoints)) points"
+            )
           }
         }
         return try wrap(FrameLayout(width: width, height: height, alignment: alignment), "frame")
@@ -391,7 +402,9 @@ struct ViewLayout {
         return try wrap(OffsetLayout(x: x, y: y), "offset")
       case .aspectRatio(let ratio, let mode):
         if let ratio, !(ratio.isFinite && ratio > 0) {
-          throw fail("\(path).aspectRatio", "\(ParameterSpec.format(ratio)) is not a width-to-height ratio; give a positive number")
+          throw fail(
+            "\(path).aspectRatio",
+            "\(ParameterSpec.format(ratio)) is not a width-to-height ratio; give a positive number")
         }
         var wrapped = try wrap(AspectRatioLayout(ratio, contentMode: mode), "aspectRatio")
         if case .image(let node, var image) = built.drawing {
@@ -405,10 +418,12 @@ struct ViewLayout {
         let name = isOverlay ? "overlay" : "background"
         let secondary = try build(view, at: "\(path).\(name).content", env: env, axis: nil, depth: depth + 1)
         guard secondary.inLayout else {
-          throw fail("\(path).\(name).content", "an \(name)'s view is placed in the view's frame; remove its frame(x:y:)")
+          throw fail(
+            "\(path).\(name).content", "an \(name)'s view is placed in the view's frame; remove its frame(x:y:)")
         }
         var wrapped = try wrap(SecondaryLayout(alignment: alignment), name, extra: [secondary.node])
-        wrapped.drawing = .sequence(isOverlay ? [built.drawing, secondary.drawing] : [secondary.drawing, built.drawing])
+        wrapped.drawing = .sequence(
+          isOverlay ? [built.drawing, secondary.drawing] : [secondary.drawing, built.drawing])
         return wrapped
       case .ignoresSafeArea(let edges):
         built.node.ignoredSafeAreaEdges.formUnion(edges)
@@ -457,7 +472,8 @@ struct ViewLayout {
         guard value >= 0, value.isFinite || (isMax && value == .infinity), !value.isNaN else {
           throw fail(
             "\(path).\(name)",
-            "\(ParameterSpec.format(value)) is not a length; give a number of points from 0\(isMax ? ", or \"infinity\"" : "")")
+            "\(ParameterSpec.format(value)) is not a length; give a number of points from 0\(isMax ? ", or \"infinity\"" : "")"
+          )
         }
       }
       for (axis, lo, ideal, hi) in [
@@ -466,7 +482,8 @@ struct ViewLayout {
         if let lo, let hi, lo > hi {
           throw fail(
             "\(path).min\(axis)",
-            "min\(axis) \(ParameterSpec.format(lo)) is over max\(axis) \(ParameterSpec.format(hi)); make min\(axis) at most max\(axis)")
+            "min\(axis) \(ParameterSpec.format(lo)) is over max\(axis) \(ParameterSpec.format(hi)); make min\(axis) at most max\(axis)"
+          )
         }
         if let ideal, (lo.map { ideal < $0 } ?? false) || (hi.map { ideal > $0 } ?? false) {
           throw fail("\(path).ideal\(axis)", "ideal\(axis) lies outside min\(axis)…max\(axis); put it between them")
@@ -510,7 +527,8 @@ struct ViewLayout {
           if case .color(let c) = fill, c.opacity == 0 { return }
           layers.append(.shape(ShapeLayer(shape: shape, frame: frame, fill: fill, containerShape: container)))
         case .material(let material):
-          layers.append(.material(MaterialLayer(material: material, shape: shape, frame: frame, containerShape: container)))
+          layers.append(
+            .material(MaterialLayer(material: material, shape: shape, frame: frame, containerShape: container)))
         }
       case .image(let node, var image):
         image.frame = frames.drawn(node)
@@ -520,7 +538,8 @@ struct ViewLayout {
         // wraps where layout measured it.
         let exact = frames.exact(node)
         let drawn = frames.drawn(node)
-        layers.append(.text(TextLayer(text, frame: PointRect(x: drawn.x, y: drawn.y, width: exact.width, height: exact.height))))
+        layers.append(
+          .text(TextLayer(text, frame: PointRect(x: drawn.x, y: drawn.y, width: exact.width, height: exact.height))))
       case .layers(let absolute):
         layers += absolute
       case .sequence(let parts):
