@@ -192,7 +192,11 @@ struct ViewLayout {
       // An environment modifier applies to the content and to whatever the
       // modifiers inside it add (an overlay's view); the innermost one wins.
       var envs = [parent]
-      for (modifier, _) in modifiers.reversed() { envs.append(envs.last!.applying(modifier)) }
+      var env = parent
+      for (modifier, _) in modifiers.reversed() {
+        env = env.applying(modifier)
+        envs.append(env)
+      }
       envs.reverse()  // envs[i]: what the modifier at i and those inside it see; envs[0]: the content's.
       var built = try buildContent(node.content, at: path, env: envs[0], axis: axis, depth: depth)
       for (index, (modifier, modifierPath)) in modifiers.enumerated() {
