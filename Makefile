@@ -4,7 +4,7 @@
 
 SWIFT ?= swift
 SOURCES = Sources Tests Plugins Package.swift Fuzz/Sources Fuzz/Package.swift Examples/SnapshotTests/Package.swift \
-	Examples/SnapshotTests/Tests
+	Examples/SnapshotTests/Tests Examples/AppleExamples
 # Seconds of fuzzing per target (make fuzz FUZZ_SECONDS=1800), and which targets.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= fuzz-png fuzz-json fuzz-manifest fuzz-scene

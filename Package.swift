@@ -54,10 +54,13 @@ let package = Package(
     // Procedural images and the exact numeric oracle, shared by the tests and the benchmark;
     // the tests' one process runner, golden harness and scene skeleton (no Testing here).
     .target(name: "GlassTestSupport", dependencies: ["GLESGlass"]),
+    // Apple's four layout examples written as they read (Examples/AppleExamples),
+    // the same scenes as Assets/scenes/layout-*.json; the tests check that they are.
+    .target(name: "AppleExamples", dependencies: ["GLESGlass"], path: "Examples/AppleExamples"),
     .testTarget(
       name: "GLESGlassTests",
       dependencies: [
-        "GLESGlass", "GlassTestSupport", "GlassSnapshotTesting",
+        "GLESGlass", "GlassTestSupport", "GlassSnapshotTesting", "AppleExamples",
         .product(name: "SnapshotTesting", package: "swift-snapshot-testing"),
       ],
       exclude: ["Fixtures", "Goldens"],

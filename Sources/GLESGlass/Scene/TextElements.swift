@@ -57,7 +57,7 @@ public struct Text: FramedElement {
   /// A text layer inside the padding.
   public var layers: [Layer] { [.text(TextLayer(content, frame: frame.insetBy(paddingPoints)))] }
 
-  private func with(_ change: (inout Text) -> Void) -> Text {
+  fileprivate func with(_ change: (inout Text) -> Void) -> Text {
     var copy = self
     change(&copy)
     return copy
@@ -138,6 +138,30 @@ public struct Text: FramedElement {
 
 /// `Label("…", systemImage: "…")`: text with an icon before it.
 public typealias Label = Text
+
+/// `labelStyle(_:)`'s styles: what a label shows.
+public enum LabelStyle: String, Hashable, Sendable, CaseIterable {
+  /// The icon before the title (a label's default).
+  case titleAndIcon
+  /// The title alone.
+  case titleOnly
+  /// The icon alone (`.labelStyle(.iconOnly)`, as in Landmarks' toggle button).
+  case iconOnly
+}
+
+extension Text {
+  /// `labelStyle(_:)`: `.iconOnly` draws a label's icon alone, `.titleOnly` its title alone.
+  public func labelStyle(_ style: LabelStyle) -> Text {
+    with {
+      switch style {
+      case .titleAndIcon: break
+      case .titleOnly: $0.content.systemImage = nil
+      case .iconOnly where $0.content.systemImage != nil: $0.content.string = ""
+      case .iconOnly: break
+      }
+    }
+  }
+}
 
 extension ShapeLayer: SceneElement {
   /// The shape layer.

@@ -18,7 +18,9 @@ public enum SystemImage {
     ("magnifyingglass", "magnifier"), ("checkmark", "checkmark"), ("person.fill", "person"),
     ("envelope.fill", "envelope"), ("lock.fill", "lock"), ("scribble.variable", "scribble"),
     ("eraser.fill", "eraser"), ("cloud.bolt.rain.fill", "cloud.bolt.rain"), ("sun.rain.fill", "sun.rain"),
-    ("moon.stars.fill", "moon.stars"), ("moon.fill", "moon"), ("flag.fill", "flag"),
+    ("moon.stars.fill", "moon.stars"), ("moon.fill", "moon"), ("flag.fill", "flag"), ("hexagon.fill", "hexagon"),
+    ("xmark", "xmark"), ("arrow.right.square", "arrow.right.square"), ("sun.max.fill", "sun.max"),
+    ("snowflake", "snowflake"),
   ]
 
   /// The drawing of an SF Symbols name `systemNames` lists, at a size in pixels.
@@ -36,8 +38,77 @@ public enum SystemImage {
     ("plus", plus), ("gear", gear), ("bolt", bolt), ("magnifier", magnifier), ("checkmark", checkmark),
     ("person", person), ("envelope", envelope), ("lock", lock), ("scribble", scribble), ("eraser", eraser),
     ("cloud.bolt.rain", cloudBoltRain), ("sun.rain", sunRain), ("moon.stars", moonStars), ("moon", moon),
-    ("flag", flag),
+    ("flag", flag), ("hexagon", hexagon), ("xmark", xmark), ("arrow.right.square", arrowRightSquare),
+    ("sun.max", sunMax), ("snowflake", snowflake),
   ]
+
+  /// A filled hexagon standing on a corner, as hexagon.fill: six corners on a
+  /// circle of radius 0.4, rounded by 0.04.
+  public static func hexagon(size: Int) -> RGBAImage {
+    let corners = (0..<6).map { i -> P in
+      let angle = -Double.pi / 2 + Double(i) * .pi / 3
+      return P(0.5, 0.5) + 0.36 * P(cos(angle), sin(angle))
+    }
+    return draw(size) { p in SDF.polygon(p, corners) - 0.04 }
+  }
+
+  /// A cross of two round-capped strokes, as xmark.
+  public static func xmark(size: Int) -> RGBAImage {
+    draw(size) { p in
+      min(
+        SDF.segment(p, P(0.26, 0.26), P(0.74, 0.74), width: 0.08),
+        SDF.segment(p, P(0.74, 0.26), P(0.26, 0.74), width: 0.08))
+    }
+  }
+
+  /// A rounded square outline with an arrow pointing right inside, as arrow.right.square.
+  public static func arrowRightSquare(size: Int) -> RGBAImage {
+    let w = 0.07
+    return draw(size) { p in
+      let frame = abs(SDF.roundedRect(p, center: P(0.5, 0.5), half: P(0.33, 0.33), radius: 0.1)) - w / 2
+      let shaft = SDF.segment(p, P(0.32, 0.5), P(0.67, 0.5), width: w)
+      let head = min(
+        SDF.segment(p, P(0.53, 0.36), P(0.67, 0.5), width: w), SDF.segment(p, P(0.67, 0.5), P(0.53, 0.64), width: w))
+      return min(frame, min(shaft, head))
+    }
+  }
+
+  /// A sun, as sun.max.fill: a disc and eight round-capped rays.
+  public static func sunMax(size: Int) -> RGBAImage {
+    let center = P(0.5, 0.5)
+    let rays = (0..<8).map { i -> (P, P) in
+      let u = P(cos(Double(i) * .pi / 4), sin(Double(i) * .pi / 4))
+      return (center + 0.25 * u, center + 0.335 * u)
+    }
+    return draw(size) { p in
+      var sun = SDF.circle(p, center, 0.165)
+      for (a, b) in rays { sun = min(sun, SDF.segment(p, a, b, width: 0.07)) }
+      return sun
+    }
+  }
+
+  /// A snowflake: three strokes through the centre, each end with a V of two
+  /// short branches.
+  public static func snowflake(size: Int) -> RGBAImage {
+    let center = P(0.5, 0.5)
+    var strokes: [(P, P)] = []
+    for i in 0..<6 {
+      let angle = -Double.pi / 2 + Double(i) * .pi / 3
+      let u = P(cos(angle), sin(angle))
+      let tip = center + 0.35 * u
+      let fork = center + 0.22 * u
+      strokes.append((center, tip))
+      for turn in [-Double.pi / 4, Double.pi / 4] {
+        let v = P(cos(angle + turn), sin(angle + turn))
+        strokes.append((fork, fork + 0.1 * v))
+      }
+    }
+    return draw(size) { p in
+      var d = Double.infinity
+      for (a, b) in strokes { d = min(d, SDF.segment(p, a, b, width: 0.06)) }
+      return d
+    }
+  }
 
   /// A storm, as cloud.bolt.rain.fill: a cloud, a bolt cut through its foot, a rain streak either side.
   public static func cloudBoltRain(size: Int) -> RGBAImage {
