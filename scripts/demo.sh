@@ -16,7 +16,8 @@ else
   echo "No EGL display with OpenGL ES 3 here; the 'gpu' renders fall back to the CPU (see out/gpu-info.txt)."
 fi
 
-scenes=(landmarks badges capsules material concentric signin hello blend union)
+scenes=(landmarks badges capsules material concentric signin hello blend union
+  layout-signin layout-badges layout-badge-column layout-custom-views)
 status=0
 sheet=()
 for name in "${scenes[@]}"; do
@@ -29,6 +30,17 @@ for name in "${scenes[@]}"; do
   "$bin" compare "out/$name-gpu.png" "out/$name-cpu.png" --diff "out/$name-diff.png" --max-diff 3 --max-share 0.1 || status=1
   sheet+=("out/$name-gpu.png")
 done
+# Apple's layout examples (Examples/AppleExamples): the badge column's second
+# state, expanded, beside its first.
+for backend in "$gpu" cpu; do
+  label=$([ "$backend" = cpu ] && echo cpu || echo gpu)
+  "$bin" render Assets/scenes/layout-badge-column.json --state expanded -o "out/layout-badge-column-expanded-$label.png" \
+    --backend "$backend"
+done
+echo -n "  layout-badge-column (expanded) gpu vs cpu: "
+"$bin" compare out/layout-badge-column-expanded-gpu.png out/layout-badge-column-expanded-cpu.png \
+  --diff out/layout-badge-column-expanded-diff.png --max-diff 3 --max-share 0.1 || status=1
+sheet+=(out/layout-badge-column-expanded-gpu.png)
 .build/release/glass-gpu-bench contact-sheet out/contact-sheet.png "${sheet[@]}" --columns 3
 echo "  contact sheet: out/contact-sheet.png"
 

@@ -10,6 +10,7 @@ enum DemoScenes {
     .deletingLastPathComponent().appendingPathComponent("Assets/scenes")
   static let names = [
     "landmarks", "badges", "capsules", "material", "concentric", "signin", "blend", "union", "morph", "hello",
+    "layout-signin", "layout-badges", "layout-badge-column", "layout-custom-views",
   ]
 
   static func path(_ name: String) -> String { folder.appendingPathComponent("\(name).json").path }

@@ -1,0 +1,153 @@
+import AppleExamples
+import Foundation
+import GlassTestSupport
+import Testing
+
+@testable import GLESGlass
+
+/// Apple's four layout examples (Examples/AppleExamples), each written twice: in
+/// Swift as Apple's documents write it, and as a scene file
+/// (`Assets/scenes/layout-NAME.json`). The two must be one scene: the same view
+/// trees, laid out to the same frames.
+@Suite("Apple's layout examples")
+struct AppleExamplesTests {
+  static let names = AppleExamples.all.map(\.name)
+
+  /// The example's Swift scene and its file's scene, with the file's images.
+  static func both(_ name: String) throws -> (swift: Scene, file: Scene, images: SceneImages) {
+    let swift = try #require(AppleExamples.all.first { $0.name == name }).scene
+    let file = try SceneFile(path: DemoScenes.path("layout-\(name)"))
+    return (swift, file.scene, try file.loadImages())
+  }
+
+  /// The scene itself, or each of its states as a scene, by name.
+  static func parts(_ scene: Scene) throws -> [(name: String, scene: Scene)] {
+    scene.states.isEmpty ? [("", scene)] : try scene.states.map { ($0.name, try scene.state($0.name)) }
+  }
+
+  @Test("the Swift example and its scene file are the same scene, view tree for view tree", arguments: names)
+  func sameTree(name: String) throws {
+    let (swift, file, _) = try Self.both(name)
+    #expect(swift.size == file.size && swift.scale == file.scale && swift.background == file.background)
+    #expect(swift.safeAreaInsets == file.safeAreaInsets && swift.layers == file.layers)
+    #expect(swift.states.map(\.name) == file.states.map(\.name))
+    for (a, b) in zip(try Self.parts(swift), try Self.parts(file)) {
+      #expect(a.scene.body != nil)
+      #expect(a.scene.body == b.scene.body, "\(name) \(a.name): the trees differ")
+    }
+    #expect(swift == file)
+  }
+
+  @Test("the Swift example and its scene file lay out to identical frames", arguments: names)
+  func sameFrames(name: String) throws {
+    let (swift, file, images) = try Self.both(name)
+    for (a, b) in zip(try Self.parts(swift), try Self.parts(file)) {
+      let views = try a.scene.resolvedViews(images: images)
+      #expect(views.count > 3)
+      #expect(views == (try b.scene.resolvedViews(images: images)), "\(name) \(a.name)")
+      #expect(try a.scene.laidOut(images: images).layers == (try b.scene.laidOut(images: images).layers))
+    }
+  }
+
+  /// The frame of the view at `path` (its outermost node there), in points.
+  static func frame(_ path: String, in scene: Scene, images: SceneImages) throws -> PointRect {
+    try #require(try scene.resolvedViews(images: images).first { $0.path == path }).frame
+  }
+
+  @Test("the sign-in view: the gradient reaches past the safe area, the stack is centred in it")
+  func signIn() throws {
+    let (_, scene, images) = try Self.both("signin")
+    // 390 × 844 with 47 points on top and 34 below: the safe area is 763 tall at y = 47.
+    #expect(try Self.frame("body", in: scene, images: images) == PointRect(x: 0, y: 47, width: 390, height: 763))
+    #expect(
+      try Self.frame("body.children[0]", in: scene, images: images) == PointRect(x: 0, y: 0, width: 390, height: 844))
+    // The padded row is the full width, its HStack 16 points in on each side; the
+    // title sits 8 points (the default spacing) above it; the stack is centred.
+    let title = try Self.frame("body.children[1].children[0]", in: scene, images: images)
+    let padded = try Self.frame("body.children[1].children[1].modifiers[0]", in: scene, images: images)
+    let row = try Self.frame("body.children[1].children[1]", in: scene, images: images)
+    #expect(padded.x == 0 && padded.width == 390 && row.x == 16 && row.width == 358)
+    #expect(row.y == padded.y + 16 && row.maxY == padded.maxY - 16 && padded.y == title.maxY + 8)
+    #expect(abs(title.midX - 195) <= 0.5 && abs((title.y + padded.maxY) / 2 - (47 + 763 / 2)) <= 0.5)
+    // The field takes what the button leaves, 8 points from it.
+    let field = try Self.frame("body.children[1].children[1].children[0]", in: scene, images: images)
+    let button = try Self.frame("body.children[1].children[1].children[1]", in: scene, images: images)
+    #expect(field.x == 16 && button.maxX == 374 && button.x - field.maxX == 8)
+  }
+
+  @Test("the badges overlay: the badge view sits 16 points in from the bottom-trailing corner")
+  func badgesOverlay() throws {
+    let (_, scene, images) = try Self.both("badges")
+    let padded = try Self.frame("body.children[1].children[1].children[1].modifiers[0]", in: scene, images: images)
+    let container = try Self.frame("body.children[1].children[1].children[1]", in: scene, images: images)
+    // The container is 74 wide (the column's frame) and as tall as the toggle
+    // button: its label's 32 points plus the glass style's 7 above and below.
+    #expect(container == PointRect(x: 600 - 16 - 74, y: 400 - 16 - 46, width: 74, height: 46))
+    #expect(padded == PointRect(x: 600 - 106, y: 400 - 78, width: 106, height: 78))
+  }
+
+  @Test("the badge column: badges 14 points apart, 20 above the toggle button, centred in a frame 74 wide")
+  func badgeColumn() throws {
+    let (_, scene, images) = try Self.both("badge-column")
+    let expanded = try scene.state("expanded")
+    let badges = try (0..<3).map {
+      try Self.frame("body.children[0].children[0].children[\($0)].modifiers[5]", in: expanded, images: images)
+    }
+    let button = try Self.frame("body.children[0].children[1]", in: expanded, images: images)
+    // Each badge is its 52-point frame plus 12 points of padding: 76 square.
+    #expect(badges.allSatisfy { $0.width == 76 && $0.height == 76 && $0.x == 62 })
+    #expect(badges[1].y - badges[0].maxY == 14 && badges[2].y - badges[1].maxY == 14)
+    #expect(button.y - badges[2].maxY == 20 && button.width == 52 && button.height == 46 && button.x == 74)
+    // The column (3 × 76 + 2 × 14 + 20 + 46 = 322) is centred in 440.
+    #expect(badges[0].y == 59 && button.maxY == 381)
+    let collapsed = try scene.state("collapsed")
+    #expect(
+      try Self.frame("body.children[0].children[0]", in: collapsed, images: images)
+        == PointRect(x: 74, y: 197, width: 52, height: 46))
+  }
+
+  @Test("the custom views: the eraser's glass is drawn 40 points left of its place, touching the pencil's")
+  func customViews() throws {
+    let (_, scene, images) = try Self.both("custom-views")
+    let laid = try scene.laidOut(images: images)
+    guard case .container(let container)? = laid.layers.first else {
+      Issue.record("no container: \(laid.layers)")
+      return
+    }
+    #expect(container.spacing == 40)
+    #expect(
+      container.glass.map(\.frame) == [
+        PointRect(x: 140, y: 80, width: 80, height: 80), PointRect(x: 220, y: 80, width: 80, height: 80),
+      ])
+    #expect(container.glass.allSatisfy { $0.content?.text?.font.size == 36 && $0.shape == .capsule })
+  }
+
+  @Test("the badge column animates between its states, its badges growing out of the toggle button")
+  func badgeColumnTransition() throws {
+    let (_, scene, images) = try Self.both("badge-column")
+    let laid = try scene.laidOut(images: images)
+    // Each badge draws two layers (its symbol on its hexagon), which lowering
+    // leaves beside its glass instead of on it; states then differ in their
+    // number of layers and the transition is refused (issue 22, item 4).
+    withKnownIssue("a glass view's content of more than one layer does not ride on its glass") {
+      try laid.checkTransition(SceneTransition(from: "collapsed", to: "expanded"))
+    }
+  }
+
+  @Test("the expanded badge column renders as its golden on the CPU, exactly")
+  func expandedGoldenCPU() throws { try Self.checkExpanded(on: .cpu) }
+
+  @Test(
+    "the expanded badge column renders within the parity bar of its golden on the GPU",
+    .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
+  func expandedGoldenGPU() throws { try Self.checkExpanded(on: .gpu) }
+
+  /// The expanded state at scale 1, against `scene-layout-badge-column-expanded`
+  /// (the scene goldens hold each demo scene's first state).
+  static func checkExpanded(on backend: TestBackend) throws {
+    let (scene, images) = try DemoScenes.load("layout-badge-column")
+    let output = try backend.render(try scene.state("expanded"), images: images)
+    try backend.checkGolden(
+      output, "scene-layout-badge-column-expanded", bar: SceneRenderingTests.bar, filter: "AppleExamplesTests")
+  }
+}
