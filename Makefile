@@ -10,7 +10,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= fuzz-png fuzz-json fuzz-manifest fuzz-scene
 
 .PHONY: all deps build release test test-softpipe fuzz sanitize lint format demo bench assets docs-images glass-look clean \
-	snapshots-record example
+	snapshots-record example layout-pictures
 
 all: build
 
@@ -130,6 +130,11 @@ docs-images: release
 	cp out/morph-filmstrip.png docs/images/morph-filmstrip.png
 	.build/release/glass-gpu animate Assets/scenes/morph.json --format apng --scale 1 --fps 30 --round-trip --hold 0.6 --compression 12 -o docs/images/morph.png
 	.build/release/glass-gpu-bench contact-sheet docs/images/contact-sheet.png out/landmarks-gpu.png out/badges-gpu.png out/capsules-gpu.png out/material-gpu.png out/concentric-gpu.png out/signin-gpu.png --columns 3 --cell-width 480 --cell-height 300 --gap 12
+
+# docs/layout.md's pictures of the layout rules (docs/layout/*.json) and the
+# README's pictures of Apple's layout examples (Assets/scenes/layout-*.json).
+layout-pictures: release
+	scripts/layout-pictures.sh
 
 # The four cases of the glass reference rendered with the default optics, beside
 # the reference picture (before | after | reference): out/glass-look/compare.png,
