@@ -63,7 +63,7 @@ struct BadgesView: View {
         }
 
         Button {
-          // The sample animates `isExpanded.toggle()` here; the scene's transition does.
+          // withAnimation { isExpanded.toggle() }: here the scene's two states.
         } label: {
           ToggleBadgesLabel(isExpanded: isExpanded)
             .frame(
