@@ -670,6 +670,35 @@ struct ViewJSONRoundTripTests {
     #expect(read.json == scene.json)
   }
 
+  @Test("scenes built with the Swift View API write and read back as themselves")
+  func swiftScenes() throws {
+    let scenes = [
+      Scene(width: 390, height: 300, scale: 2) { Color.blue.ignoresSafeArea().showsBadges() },
+      Scene(width: 360, height: 420, scale: 1) {
+        ZStack {
+          LinearGradient(colors: [.orange, .pink], startPoint: .top, endPoint: .bottom)
+          VStack(alignment: .leading, spacing: 12) {
+            Text("Welcome back").font(.largeTitle).fontWeight(.bold)
+            HStack {
+              TextField("Email", text: .constant(""))
+              SecureField("Password", text: .constant("secret"))
+              Button("Sign In") {}.buttonStyle(.glassProminent)
+            }
+            .textFieldStyle(.roundedBorder)
+            Spacer(minLength: 0)
+          }
+          .padding()
+          .frame(maxWidth: .infinity, alignment: .topLeading)
+          .background(.regular, in: .rect(cornerRadius: 20))
+        }
+      },
+    ]
+    for scene in scenes {
+      #expect(scene.body != nil)
+      #expect(try Scene(json: Array(scene.json.utf8)) == scene, "\(scene.json)")
+    }
+  }
+
   @Test("300 random trees read back as written")
   func random() throws {
     var generator = RandomViews(seed: 22)
