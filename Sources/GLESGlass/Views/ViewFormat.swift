@@ -179,14 +179,13 @@ enum ViewFormat {
   /// `systemName`) may write; those written take precedence over the
   /// environment's (`TextFields`).
   static let textFields: [Field] = [
-    Field("font", .definition(.font), "default: the environment's (`body`)"),
+    Field("font", .definition(.font), "default: the environment's, `body`"),
     Field("fontWeight", .choice(fontWeightNames), "default: the environment's, else the font's"),
     Field("foregroundStyle", .nullable(.definition(.fill)), "default: the environment's; `null`: the automatic colour"),
     Field(
-      "lineLimit", .nullable(.integer(TextContent.lineLimits)),
-      "the most lines; `null`: none (default: the environment's)"
+      "lineLimit", .nullable(.integer(TextContent.lineLimits)), "`null`: no limit; default: the environment's"
     ),
-    Field("multilineTextAlignment", .choice(textAlignmentNames), "default: the environment's (`leading`)"),
+    Field("multilineTextAlignment", .choice(textAlignmentNames), "default: the environment's, `leading`"),
   ]
 
   /// A shape view's paint: one of these, or neither (the foreground style).
@@ -195,9 +194,8 @@ enum ViewFormat {
     Field("material", .choice(Material.allCases.map(\.rawValue))),
   ]
 
-  static let children = Field("children", .array(.view), required: true, "back to front, or in stack order")
-  static let spacing = Field(
-    "spacing", .number(points), "default: 8 pt between views, 0 beside a spacer (docs/layout.md)")
+  static let children = Field("children", .array(.view), required: true)
+  static let spacing = Field("spacing", .number(points), "default: 8 pt between views, 0 beside a spacer")
 
   /// Every view type, in the order the documentation lists them.
   static let types: [ViewType] = TypeName.allCases.map(viewType)
@@ -302,23 +300,22 @@ enum ViewFormat {
       return ViewType(
         name: name, swift: "Button", doc: "its label, in a glass capsule under `buttonStyle`",
         fields: [
-          Field("title", .string(maxLength: textLength), "a `text` label (a `label` with `systemImage`)"),
+          Field("title", .string(maxLength: textLength), "a `text` label, a `label` with `systemImage`"),
           Field("systemImage", .definition(.systemImage)),
           Field("label", .view, "the label, any view"),
         ], alternatives: [["title", "systemImage"], ["label"]], needsOneOf: ["title", "systemImage", "label"],
         conflict: "a view with two bodies: a button has a title or a label view")
     case .textField, .secureField:
       return ViewType(
-        name: name, swift: name == .textField ? "TextField" : "SecureField (the value shown as dots)",
-        doc: "the placeholder while the value is empty; as wide as offered",
+        name: name, swift: name == .textField ? "TextField" : "SecureField",
+        doc: "the placeholder while the value is empty\(name == .secureField ? ", else dots" : ""); as wide as offered",
         fields: [
           Field("placeholder", .string(maxLength: textLength), required: true),
           Field("text", .string(maxLength: textLength), default: .string("")),
         ])
     case .layers:
       return ViewType(
-        name: name, swift: "`frame(x:y:width:height:)` elements",
-        doc: "layers at absolute canvas points, taking no room in layout",
+        name: name, swift: "", doc: "layers at absolute canvas points, taking no room in layout",
         fields: [Field("layers", .array(.definition(.layer)), required: true)])
     }
   }
@@ -665,17 +662,34 @@ extension ViewFormat {
 
   // MARK: Markdown
 
-  /// The documentation's tables of view types and modifiers (docs/scene-format.md).
+  /// The documentation's tables of view types and modifiers (docs/scene-format.md),
+  /// the fields several views share listed once below them.
   static var markdownTables: String {
+    let textNames = textFields.map(\.name)
+    let paintNames = shapeStyleFields.map(\.name)
     var lines = ["| `type` | SwiftUI | fields |", "|---|---|---|"]
     for type in types {
-      var fields = describe(type.fields)
-      if !type.alternatives.isEmpty {
-        fields += "; \(type.alternatives.map { "`\($0[0])`" }.joined(separator: " or ")), not both"
-      }
-      lines.append("| `\(type.name.rawValue)` | `\(type.swift)`: \(type.doc) | \(fields.isEmpty ? "none" : fields) |")
+      let own = type.fields.filter { !textNames.contains($0.name) && !paintNames.contains($0.name) }
+      var parts = own.isEmpty ? [] : [describe(own)]
+      if type.fields.contains(where: { $0.name == textNames[0] }) { parts.append("the text fields") }
+      if type.fields.contains(where: { $0.name == paintNames[0] }) { parts.append("the paint") }
+      let exclusive = type.alternatives.filter { !paintNames.contains($0[0]) }
+      if exclusive.count > 1 { parts.append("\(exclusive.map { "`\($0[0])`" }.joined(separator: " or ")), not both") }
+      let swift = type.swift.isEmpty ? "" : "`\(type.swift)`: "
+      lines.append("| `\(type.name.rawValue)` | \(swift)\(type.doc) | \(parts.joined(separator: "; ")) |")
     }
-    lines += ["", "| modifier | SwiftUI | value |", "|---|---|---|"]
+    lines += [
+      "",
+      "**Text fields** (of `text`, `label`, `image` with `systemName`; each written overrides the environment's): "
+        + describe(textFields) + ".",
+      "",
+      "**Paint** (of the shapes): " + describe(shapeStyleFields) + "; not both.",
+      "",
+      "**Alignments**: \(alignmentNames.map { "`\($0)`" }.joined(separator: ", ")). **Edges**: "
+        + "\(edgeNames.map { "`\($0)`" }.joined(separator: ", ")), or an array of them.",
+      "",
+      "| modifier | SwiftUI | value |", "|---|---|---|",
+    ]
     for modifier in modifiers {
       let value = modifier.forms.map(\.markdown).joined(separator: "; or ")
       lines.append("| `\(modifier.name.rawValue)` | `\(modifier.swift)`: \(modifier.doc) | \(value) |")
@@ -690,7 +704,11 @@ extension ViewFormat {
     for field in fields {
       var notes: [String] = []
       if field.required { notes.append("required") }
-      if let value = field.defaultValue { notes.append("default `\(value.compactText)`") }
+      if case .string(let text)? = field.defaultValue, !text.isEmpty {
+        notes.append("default `\(text)`")
+      } else if let value = field.defaultValue {
+        notes.append("default `\(value.compactText)`")
+      }
       if !field.doc.isEmpty { notes.append(field.doc) }
       let text = field.value.markdown + (notes.isEmpty ? "" : " (\(notes.joined(separator: "; ")))")
       if let last = entries.last, last.text == text {
@@ -790,12 +808,14 @@ extension ViewFormat.Value {
     case .name: return "a name (1 to 256 bytes)"
     case .bool: return "`true` or `false`"
     case .isTrue: return "`true`"
-    case .choice(let names): return names.map { "`\($0)`" }.joined(separator: ", ")
+    case .choice(let names):
+      return names == ViewFormat.alignmentNames ? "an alignment" : names.map { "`\($0)`" }.joined(separator: ", ")
     case .definition(let definition): return definition.markdown
     case .view: return "a view"
-    case .edges:
-      return "an edge (\(ViewFormat.edgeNames.map { "`\($0)`" }.joined(separator: ", "))) or an array of them"
-    case .array(let items): return "an array of: \(items.markdown)"
+    case .edges: return "edges"
+    case .array(.view): return "views"
+    case .array(.definition(.layer)): return "[layers](#layers)"
+    case .array(let items): return "an array of \(items.markdown)"
     case .object(let fields): return "{\(ViewFormat.describe(fields))}"
     case .nullable(let inner): return "\(inner.markdown), or `null`"
     }

@@ -131,7 +131,8 @@ struct ViewReader {
     case .concentricRectangle:
       let corners = try f["corners"].map(Scene.concentricCorners) ?? ConcentricCorners(.concentric)
       let shape = Shape.concentric(corners, isUniform: try f.bool("isUniform") ?? false)
-      try v.shape(node.path, shape, container: inContainer ? Self.someContainer : nil)
+      try checkContainer(shape, at: node, inContainer: inContainer)
+      try v.shape(node.path, shape, container: Self.someContainer)
       return .shape(shape, style: try shapeStyle(f))
     case .button:
       if let label = f["label"] {
@@ -209,8 +210,17 @@ struct ViewReader {
 
   func shape(_ node: JSONNode, inContainer: Bool) throws -> Shape {
     let shape = try Scene.shape(node)
-    try v.shape(node.path, shape, container: inContainer ? Self.someContainer : nil)
+    try checkContainer(shape, at: node, inContainer: inContainer)
+    try v.shape(node.path, shape, container: Self.someContainer)
     return shape
+  }
+
+  /// Concentric corners resolve against a container shape: one must be in the environment.
+  func checkContainer(_ shape: Shape, at node: JSONNode, inContainer: Bool) throws {
+    guard shape.needsContainer && !inContainer else { return }
+    throw node.fail(
+      "a concentricRectangle needs a container shape; add a {\"containerShape\": {\"frame\": ..., "
+        + "\"cornerRadius\": ...}} modifier to this view or one around it")
   }
 
   /// A modifier (`MODIFIER`): an object with one key, the modifier's name, whose
@@ -566,6 +576,9 @@ extension ViewFormat.Value {
   func number(_ node: JSONNode, what: String) throws -> Double? {
     switch self {
     case .number(let bounds):
+      if case .string("infinity") = node.value {
+        throw node.fail("a finite number of points goes here; \"infinity\" is for maxWidth and maxHeight only")
+      }
       return try bounds.checked(node.number(), at: node)
     case .maximum(let bounds):
       if case .string(let text) = node.value {

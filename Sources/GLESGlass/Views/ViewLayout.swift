@@ -346,10 +346,16 @@ struct ViewLayout {
       } catch let error as GlassError {
         throw error.located(GlassError.Location(jsonPath: path))
       }
+      let measures = TextMeasures(ideal: ideal)
       return MeasuredLeafLayout { proposal in
         guard let width = proposal.width, width < ideal.width else { return ideal }
-        return (try? ContentLayout(text, maxWidth: width, directory: directory, caches: caches).size)
-          ?? ideal
+        if let known = measures.size(within: width) { return known }
+        guard let measured = try? ContentLayout(text, maxWidth: width, directory: directory, caches: caches) else {
+          return ideal
+        }
+        // A text cut short with "…" fills the width it had: that width alone.
+        measures.add(measured.size, within: width, exactly: measured.text?.isTruncated ?? false)
+        return measured.size
       }
     }
 
@@ -493,6 +499,26 @@ struct ViewLayout {
           throw fail("\(path).ideal\(axis)", "ideal\(axis) lies outside min\(axis)…max\(axis); put it between them")
         }
       }
+    }
+  }
+
+  /// The sizes a text has taken under the widths it was offered. Lines break
+  /// greedily (`TextLayout`: each line the longest run of words that fits), so a
+  /// text wrapped within `w` whose widest line is `m` wraps the same way within any
+  /// width from `m` to `w`: one measure answers that whole range (not so a text
+  /// cut short with "…", whose last line fills its width). Used from the
+  /// one thread that lays its tree out.
+  final class TextMeasures: @unchecked Sendable {
+    private var known: [(least: Double, most: Double, size: PointSize)] = []
+
+    init(ideal: PointSize) { known = [(ideal.width, .infinity, ideal)] }
+
+    func size(within width: Double) -> PointSize? {
+      known.first { $0.least <= width && width <= $0.most }?.size
+    }
+
+    func add(_ size: PointSize, within width: Double, exactly: Bool) {
+      known.append((exactly ? width : min(size.width, width), width, size))
     }
   }
 
