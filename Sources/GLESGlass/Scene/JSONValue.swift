@@ -61,6 +61,12 @@ public indirect enum JSONValue: Hashable, Sendable {
 
   // MARK: Parsing
 
+  /// The deepest nesting the parser reads. A view tree's level takes up to four
+  /// (a view, its `modifiers`, a modifier, an overlay's object), so a tree
+  /// deeper than `ViewNode.maximumDepth` reaches the scene reader, which names
+  /// the view's JSON path, rather than failing here at a line and column.
+  static let maximumNesting = 4 * ViewNode.maximumDepth + 8
+
   /// Parses UTF-8 JSON text; throws a message with line and column. A UTF-8 byte
   /// order mark at the start (which some Windows editors write) is skipped, as RFC
   /// 8259 allows.
@@ -107,7 +113,7 @@ public indirect enum JSONValue: Hashable, Sendable {
     }
 
     mutating func value(depth: Int) throws(JSONSyntaxError) -> JSONValue {
-      guard depth < 64 else { throw error("nested more than 64 deep") }
+      guard depth < JSONValue.maximumNesting else { throw error("nested more than \(JSONValue.maximumNesting) deep") }
       guard index < bytes.count else { throw error("unexpected end of file") }
       switch bytes[index] {
       case UInt8(ascii: "{"): return try object(depth: depth)

@@ -126,7 +126,9 @@ extension Scene {
   }
 
   init(node: JSONNode, directory: String) throws {
-    let o = try node.object(["version", "size", "scale", "background", "layers", "states", "transition"])
+    let o = try node.object([
+      "version", "size", "scale", "background", "layers", "body", "safeAreaInsets", "states", "transition",
+    ])
     let version = try o.required("version")
     guard try version.number() == Double(Scene.formatVersion) else {
       throw version.fail(
@@ -145,6 +147,9 @@ extension Scene {
     if let background = o["background"] { self.background = try Self.background(background) }
     let layer = { (node: JSONNode) in try Self.layer(node, directory: directory) }
     if let layers = o["layers"] { self.layers = try layers.array().map(layer) }
+    let views = ViewReader(directory: directory, scale: scale)
+    if let body = o["body"] { self.body = try views.view(body) }
+    if let insets = o["safeAreaInsets"] { self.safeAreaInsets = try views.safeAreaInsets(insets, canvas: self.size) }
     if let states = o["states"] {
       guard case .object(let members) = states.value, !members.isEmpty else {
         throw states.fail(
@@ -153,10 +158,21 @@ extension Scene {
       for (name, _) in members {
         guard !name.isEmpty else { throw states.fail("a state needs a name") }
         let state = try JSONNode(value: members.first { $0.key == name }?.value ?? .null, path: states.child(name))
-          .object(["layers"])
-        self.states.append(SceneState(name, layers: try state.required("layers").array().map(layer)))
+          .object(["layers", "body"])
+        guard state["layers"] != nil || state["body"] != nil else {
+          throw state.node.fail("a state needs \"layers\", a \"body\" or both")
+        }
+        self.states.append(
+          SceneState(
+            name, layers: try state["layers"]?.array().map(layer) ?? [],
+            body: try state["body"].map { try views.view($0) }
+          ))
       }
-      if o["layers"] == nil { self.layers = self.states[0].layers }
+      // Neither layers nor a body: the scene is its first state.
+      if o["layers"] == nil && o["body"] == nil {
+        self.layers = self.states[0].layers
+        self.body = self.states[0].body
+      }
     }
     if let transition = o["transition"] {
       let t = try transition.object(["from", "to", "animation"])
@@ -404,25 +420,27 @@ extension Scene {
     case "concentricRectangle":
       let o = try node.object(["type", "corners", "isUniform"])
       var corners = ConcentricCorners(.concentric)
-      if let c = o["corners"] {
-        if case .object(let m) = c.value,
-          m.contains(where: { ["topLeading", "topTrailing", "bottomTrailing", "bottomLeading"].contains($0.key) })
-        {
-          let per = try c.object(["topLeading", "topTrailing", "bottomTrailing", "bottomLeading"])
-          let corner = { (key: String) in try per[key].map(concentricCorner) ?? .concentric }
-          corners = ConcentricCorners(
-            topLeading: try corner("topLeading"), topTrailing: try corner("topTrailing"),
-            bottomTrailing: try corner("bottomTrailing"), bottomLeading: try corner("bottomLeading"))
-        } else {
-          corners = ConcentricCorners(try concentricCorner(c))
-        }
-      }
+      if let c = o["corners"] { corners = try concentricCorners(c) }
       return .concentric(corners, isUniform: try o["isUniform"]?.bool() ?? false)
     default:
       throw typeNode.fail(
         "unknown shape \"\(JSONNode.shortened(type))\"; use one of rect, roundedRect, unevenRoundedRect, capsule, circle, ellipse, concentricRectangle"
       )
     }
+  }
+
+  /// A concentric rectangle's `corners`: one corner for all four, or
+  /// `{"topLeading", "topTrailing", "bottomTrailing", "bottomLeading"}`.
+  static func concentricCorners(_ c: JSONNode) throws -> ConcentricCorners {
+    let names = ["topLeading", "topTrailing", "bottomTrailing", "bottomLeading"]
+    if case .object(let m) = c.value, m.contains(where: { names.contains($0.key) }) {
+      let per = try c.object(names)
+      let corner = { (key: String) in try per[key].map(concentricCorner) ?? .concentric }
+      return ConcentricCorners(
+        topLeading: try corner("topLeading"), topTrailing: try corner("topTrailing"),
+        bottomTrailing: try corner("bottomTrailing"), bottomLeading: try corner("bottomLeading"))
+    }
+    return ConcentricCorners(try concentricCorner(c))
   }
 
   static func concentricCorner(_ node: JSONNode) throws -> ConcentricCorner {
@@ -463,13 +481,7 @@ extension Scene {
       var layer = ImageLayer(source: try o.required("source").filePath(), frame: try rect(o.required("frame")))
       if let mode = o["contentMode"] { layer.contentMode = try mode.choice(contentModes, what: "content mode") }
       if let clip = o["clipShape"] { layer.clipShape = try shape(clip) }
-      if let e = o["backgroundExtensionEffect"] {
-        let x = try e.object(["leading", "trailing", "top", "bottom", "sigma"])
-        layer.backgroundExtension = BackgroundExtension(
-          leading: try x["leading"]?.number() ?? 0, trailing: try x["trailing"]?.number() ?? 0,
-          top: try x["top"]?.number() ?? 0, bottom: try x["bottom"]?.number() ?? 0,
-          sigma: try x["sigma"]?.number() ?? BackgroundExtension.defaultSigma)
-      }
+      if let e = o["backgroundExtensionEffect"] { layer.backgroundExtension = try backgroundExtension(e) }
       return .image(layer)
     case "shape":
       let o = try node.object(["type", "shape", "frame", "fill", "containerShape", "content"])
@@ -550,13 +562,7 @@ extension Scene {
       content: content)
     if let g = o["glass"] { layer.glass = try glass(g) }
     if let s = o["shape"] { layer.shape = try shape(s) }
-    if let optics = o["optics"] {
-      let names = GlassOptics.parameterTable.map(\.name)
-      let values = try optics.object(names)
-      for name in names {
-        if let value = values[name] { layer.optics[name] = try value.number() }
-      }
-    }
+    if let optics = o["optics"] { layer.optics = try Self.optics(optics) }
     layer.containerShape = try o["containerShape"].map(containerShape)
     layer.unionID = try o["glassEffectUnion"]?.string()
     layer.effectID = try o["glassEffectID"]?.string()
@@ -564,6 +570,26 @@ extension Scene {
       Dictionary(uniqueKeysWithValues: GlassEffectTransition.allCases.map { ($0.rawValue, $0) }),
       what: "glass effect transition")
     return layer
+  }
+
+  /// `{"leading", "trailing", "top", "bottom", "sigma"}`, in points.
+  static func backgroundExtension(_ node: JSONNode) throws -> BackgroundExtension {
+    let x = try node.object(["leading", "trailing", "top", "bottom", "sigma"])
+    return BackgroundExtension(
+      leading: try x["leading"]?.number() ?? 0, trailing: try x["trailing"]?.number() ?? 0,
+      top: try x["top"]?.number() ?? 0, bottom: try x["bottom"]?.number() ?? 0,
+      sigma: try x["sigma"]?.number() ?? BackgroundExtension.defaultSigma)
+  }
+
+  /// Optical parameters by name (`GlassOptics.parameterTable`).
+  static func optics(_ node: JSONNode) throws -> GlassOptics.Overrides {
+    let names = GlassOptics.parameterTable.map(\.name)
+    let values = try node.object(names)
+    var optics = GlassOptics.Overrides()
+    for name in names {
+      if let value = values[name] { optics[name] = try value.number() }
+    }
+    return optics
   }
 
   static func glass(_ node: JSONNode) throws -> Glass {
@@ -600,9 +626,23 @@ extension Scene {
       members.append(("background", .object([("image", .string(path)), ("contentMode", .string(mode.rawValue))])))
     }
     members.append(("layers", .array(layers.map(Self.encode))))
+    if let body { members.append(("body", Self.encode(body))) }
+    if safeAreaInsets != EdgeInsets() { members.append(("safeAreaInsets", Self.encode(safeAreaInsets))) }
     if !states.isEmpty {
       members.append(
-        ("states", .object(states.map { ($0.name, .object([("layers", .array($0.layers.map(Self.encode)))])) })))
+        (
+          "states",
+          .object(
+            states.map { state in
+              (
+                state.name,
+                .object(
+                  [("layers", .array(state.layers.map(Self.encode)))]
+                    + (state.body.map { [("body", Self.encode($0))] } ?? [])
+                )
+              )
+            })
+        ))
     }
     if let transition {
       members.append(
@@ -723,19 +763,44 @@ extension Scene {
     ]
   }
 
-  static func encode(_ glass: GlassLayer, typed: Bool) -> JSONValue {
-    var g: [(key: String, value: JSONValue)] = [("variant", .string(glass.glass.variant.rawValue))]
-    if let tint = glass.glass.tint { g.append(("tint", encode(tint))) }
-    g.append(("interactive", .bool(glass.glass.isInteractive)))
-    g.append(("pressed", .bool(glass.glass.isPressed)))
-    if let t = glass.glass.touchPoint { g.append(("touchPoint", .object([("x", .number(t.x)), ("y", .number(t.y))]))) }
-    var members: [(key: String, value: JSONValue)] = typed ? [("type", .string("glass"))] : []
-    members += [("glass", .object(g)), ("shape", encode(glass.shape)), ("frame", encode(glass.frame))]
-    members += encode(glass.content)
-    if !glass.optics.isEmpty {
-      let names = GlassOptics.parameterTable.map(\.name).filter { glass.optics[$0] != nil }
-      members.append(("optics", .object(names.map { ($0, .number(glass.optics[$0] ?? 0)) })))
+  static func encode(_ glass: Glass) -> JSONValue {
+    var g: [(key: String, value: JSONValue)] = [("variant", .string(glass.variant.rawValue))]
+    if let tint = glass.tint { g.append(("tint", encode(tint))) }
+    g.append(("interactive", .bool(glass.isInteractive)))
+    g.append(("pressed", .bool(glass.isPressed)))
+    if let t = glass.touchPoint { g.append(("touchPoint", .object([("x", .number(t.x)), ("y", .number(t.y))]))) }
+    return .object(g)
+  }
+
+  static func encode(_ optics: GlassOptics.Overrides) -> JSONValue {
+    let names = GlassOptics.parameterTable.map(\.name).filter { optics[$0] != nil }
+    return .object(names.map { ($0, .number(optics[$0] ?? 0)) })
+  }
+
+  static func encode(_ e: BackgroundExtension) -> JSONValue {
+    .object([
+      ("leading", .number(e.leading)), ("trailing", .number(e.trailing)), ("top", .number(e.top)),
+      ("bottom", .number(e.bottom)), ("sigma", .number(e.sigma)),
+    ])
+  }
+
+  static func encode(_ font: Font) -> JSONValue {
+    var members: [(key: String, value: JSONValue)] = [
+      ("size", .number(font.size)), ("weight", .string(font.weight.rawValue)),
+    ]
+    switch font.source {
+    case .system: break
+    case .family(let family): members.append(("family", .string(family)))
+    case .file(let path): members.append(("file", .string(path)))
     }
+    return .object(members)
+  }
+
+  static func encode(_ glass: GlassLayer, typed: Bool) -> JSONValue {
+    var members: [(key: String, value: JSONValue)] = typed ? [("type", .string("glass"))] : []
+    members += [("glass", encode(glass.glass)), ("shape", encode(glass.shape)), ("frame", encode(glass.frame))]
+    members += encode(glass.content)
+    if !glass.optics.isEmpty { members.append(("optics", encode(glass.optics))) }
     members += encode(glass.containerShape)
     if let id = glass.unionID { members.append(("glassEffectUnion", .string(id))) }
     if let id = glass.effectID { members.append(("glassEffectID", .string(id))) }
@@ -747,15 +812,7 @@ extension Scene {
   static func encode(_ text: TextContent) -> [(key: String, value: JSONValue)] {
     var members: [(key: String, value: JSONValue)] = [("text", .string(text.string))]
     if let icon = text.systemImage { members.append(("systemImage", .string(icon))) }
-    var font: [(key: String, value: JSONValue)] = [
-      ("size", .number(text.font.size)), ("weight", .string(text.font.weight.rawValue)),
-    ]
-    switch text.font.source {
-    case .system: break
-    case .family(let family): font.append(("family", .string(family)))
-    case .file(let path): font.append(("file", .string(path)))
-    }
-    members.append(("font", .object(font)))
+    members.append(("font", encode(text.font)))
     if let style = text.foregroundStyle { members.append(("foregroundStyle", encode(style))) }
     if let limit = text.lineLimit { members.append(("lineLimit", .number(Double(limit)))) }
     members.append(("multilineTextAlignment", .string(text.alignment.rawValue)))
@@ -781,16 +838,7 @@ extension Scene {
         ("type", .string("image")), ("source", .string(l.source)), ("frame", encode(l.frame)),
         ("contentMode", .string(l.contentMode.rawValue)), ("clipShape", encode(l.clipShape)),
       ]
-      if let e = l.backgroundExtension {
-        members.append(
-          (
-            "backgroundExtensionEffect",
-            .object([
-              ("leading", .number(e.leading)), ("trailing", .number(e.trailing)), ("top", .number(e.top)),
-              ("bottom", .number(e.bottom)), ("sigma", .number(e.sigma)),
-            ])
-          ))
-      }
+      if let e = l.backgroundExtension { members.append(("backgroundExtensionEffect", encode(e))) }
       return .object(members)
     case .shape(let l):
       return .object(

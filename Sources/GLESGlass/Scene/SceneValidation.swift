@@ -52,7 +52,8 @@ extension Scene {
     }
   }
 
-  private func validate(_ layers: [Layer], at prefix: String, _ v: SceneValidator) throws {
+  /// Checks `layers`, written at `prefix` (`states.a.`, `body.children[0].`).
+  func validate(_ layers: [Layer], at prefix: String, _ v: SceneValidator) throws {
     for (i, layer) in layers.enumerated() {
       let at = "\(prefix)layers[\(i)]"
       switch layer {
