@@ -31,7 +31,9 @@ struct LayoutCommand: ParsableCommand {
   @Option(help: "Lay out this state of the scene (its \"states\") instead of the scene's own body.")
   var state: String?
 
-  @Option(help: ArgumentHelp("Snap to this many pixels per point, instead of the scene's scale.", valueName: "1|2|3"))
+  @Option(
+    help: ArgumentHelp(
+      "Lay out (and render) at this many pixels per point, instead of the scene's scale.", valueName: "1|2|3"))
   var scale: Int?
 
   @Flag(help: "Print one JSON document instead of text (its shape: docs/layout.md).")
