@@ -417,7 +417,7 @@ struct FluidBench: ParsableCommand {
   /// The morph scene (Assets/scenes/morph.json) on a 1080p canvas: a pencil
   /// button, and an eraser that grows out of it, 80 pt each, 40 pt apart.
   static func morphScene(photo: String, duration: Double) -> Scene {
-    func button(_ icon: String, x: Double, id: String) -> GlassLayer {
+    func button(_ icon: String, x: Double, id: String) -> GlassEffectElement {
       Image("\(icon).png").padding(22).frame(x: x, y: 230, width: 80, height: 80).glassEffect().glassEffectID(id)
     }
     return Scene(width: 960, height: 540, background: .image(photo, contentMode: .fill)) {}

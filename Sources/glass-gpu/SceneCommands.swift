@@ -104,7 +104,6 @@ struct SceneOptions: ParsableArguments {
   /// checked; pixels are decoded when `prepare` fits them).
   func load() throws -> (file: SceneFile, images: SceneImages) {
     var file = try SceneFile(path: scene)
-    try naming { file.scene = try moment(of: file.scene) }
     if let scale {
       file.scene.scale = scale
       do {
@@ -113,6 +112,9 @@ struct SceneOptions: ParsableArguments {
         throw file.locate(error.rephrased("at --scale \(scale), \(error.message)"))
       }
     }
+    // A moment between two states interpolates what their view trees lower to.
+    if time != nil { file = try file.laidOut(maxPixels: maxPixels) }
+    try naming { file.scene = try moment(of: file.scene) }
     try naming {
       try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: maxPixels, what: "the canvas")
     }
@@ -212,7 +214,10 @@ struct Validate: ParsableCommand {
         for state in whole.scene.states {
           _ = try whole.prepareState(state.name, maxPixels: options.maxPixels)
         }
-        if options.from != nil || options.animation != nil {
+        if options.from != nil || options.animation != nil || (whole.scene.hasViewTree && whole.scene.transition != nil)
+        {
+          // States that are view trees pair once laid out, as animate lays them out.
+          whole = try whole.laidOut(maxPixels: options.maxPixels)
           let transition = try options.naming { try options.transition(of: whole.scene) }
           try options.naming { try whole.scene.checkTransition(transition) }
         }

@@ -90,17 +90,18 @@ struct AnimationTextTests {
       .glass(Button("Show").buttonStyle(.glassProminent).frame(x: 10, y: 10).glassLayer),
       Text("Panel").font(.headline).foregroundStyle(Color.white).padding().frame(x: 10, y: 60)
         .background(.regularMaterial, in: .rect(cornerRadius: 8)).layers[0],
-      .shape(
-        Text("Badge").foregroundStyle(Color.black).padding(8).frame(x: 150, y: 60).background(
-          Color.yellow, in: .capsule)),
+      Text("Badge").foregroundStyle(Color.black).padding(8).frame(x: 150, y: 60).background(
+        Color.yellow, in: .capsule
+      ).layers[0],
     ]
     var b = a
     b[0] = .glass(Button("Hide now").buttonStyle(.glassProminent).frame(x: 40, y: 10).glassLayer)
     b[1] =
       Text("Panel").font(.headline).foregroundStyle(Color.black).padding().frame(x: 10, y: 80)
       .background(.regularMaterial, in: .rect(cornerRadius: 8)).layers[0]
-    b[2] = .shape(
-      Text("Other").foregroundStyle(Color.black).padding(8).frame(x: 150, y: 60).background(Color.yellow, in: .capsule))
+    b[2] =
+      Text("Other").foregroundStyle(Color.black).padding(8).frame(x: 150, y: 60).background(Color.yellow, in: .capsule)
+      .layers[0]
     let scene = Scene(width: 300, height: 140, scale: 1) {}
       .state("a") { for layer in a { layer } }
       .state("b") { for layer in b { layer } }

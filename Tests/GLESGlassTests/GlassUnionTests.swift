@@ -105,7 +105,7 @@ struct GlassUnionTests {
     #expect(back == scene)
     #expect(scene.json.contains(#""glassEffectUnion":"1""#) || scene.json.contains(#""glassEffectUnion": "1""#))
     let built = Color.clear.frame(x: 0, y: 0, width: 10, height: 10).glassEffect().glassEffectUnion(id: 7)
-    #expect(built.unionID == "7")
+    #expect(built.glassLayer.unionID == "7")
     let bad = SceneJSON.scene(
       width: 100, height: 100,
       layers: #"""

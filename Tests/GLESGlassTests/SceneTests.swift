@@ -49,7 +49,7 @@ struct SceneFormatTests {
   @Test("the Swift API builds the same value as the JSON")
   func swiftAPI() throws {
     let json = try SceneFile(path: DemoScenes.path("badges")).scene
-    func badge(_ icon: String, y: Double) -> GlassLayer {
+    func badge(_ icon: String, y: Double) -> GlassEffectElement {
       Image("../icons/\(icon).png").padding(18).frame(x: 296, y: y, width: 80, height: 80)
         .glassEffect(.regular, in: .rect(cornerRadius: 18, style: .continuous))
     }
@@ -70,7 +70,7 @@ struct SceneFormatTests {
   @Test("modifiers build the layers they name")
   func modifiers() {
     let scene = Scene(width: 100, height: 100) {
-      Image("a.png").frame(width: 100, height: 50).backgroundExtensionEffect(top: 10, sigma: 4)
+      Image("a.png").frame(x: 0, y: 0, width: 100, height: 50).backgroundExtensionEffect(top: 10, sigma: 4)
       RoundedRectangle(cornerRadius: 8).fill(.blue).frame(x: 10, y: 10, width: 40, height: 20)
         .background(.ultraThinMaterial, in: .rect(cornerRadius: 8))
       Color.clear.frame(x: 0, y: 60, width: 100, height: 30).glassEffect(.clear.tint(.orange), in: .capsule)

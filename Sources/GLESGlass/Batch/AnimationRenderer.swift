@@ -91,6 +91,20 @@ public final class AnimationRenderer: @unchecked Sendable {
   }
 
   private init(file: SceneFile, transition: SceneTransition?, options: Options, decoded: [String: RGBAImage]?) throws {
+    // View trees are laid out once, here: frames interpolate the layers they
+    // lower to, and the transition pairs those.
+    var file = file
+    if file.scene.hasViewTree {
+      if let decoded {
+        do {
+          file.scene = try file.scene.laidOut(images: SceneImages(decoded))
+        } catch let error as GlassError {
+          throw file.locate(error)
+        }
+      } else {
+        file = try file.laidOut(maxPixels: options.maxPixels)
+      }
+    }
     guard options.fps.isFinite && options.fps > 0 && options.fps <= Self.maximumFPS else {
       throw GlassError(
         .invalidParameter,

@@ -20,6 +20,10 @@ public struct Text: FramedElement {
   public var height: Double?
   /// Space around the text, in points, on each side.
   public var paddingPoints = 0.0
+  /// Whether `frame(x:y:…)` placed it at absolute points.
+  public private(set) var isPlaced = false
+  /// The fields written on the text (the rest come from the environment in layout).
+  public private(set) var explicit: TextFields = []
 
   /// Text.
   public init(_ string: String) {
@@ -29,6 +33,13 @@ public struct Text: FramedElement {
   /// A label: an icon (`SystemImage.systemNames`) before the text.
   public init(_ title: String, systemImage: String) {
     content = TextContent(title, systemImage: systemImage)
+  }
+
+  /// The text layer when placed; else the text view (with its padding).
+  public var viewNode: ViewNode {
+    guard !isPlaced else { return ViewNode(.layers(layers)) }
+    let node = ViewNode(.text(content, explicit: explicit))
+    return paddingPoints == 0 ? node : node.modified(.padding(EdgeInsets(all: paddingPoints)))
   }
 
   /// The frame: as given, or fitted to the text (zero-sized when its font cannot
@@ -53,24 +64,50 @@ public struct Text: FramedElement {
   }
 
   /// `font(_:)`.
-  public func font(_ font: Font) -> Text { with { $0.content.font = font } }
+  public func font(_ font: Font) -> Text {
+    with {
+      $0.content.font = font
+      $0.explicit.insert(.font)
+    }
+  }
   /// `fontWeight(_:)`.
-  public func fontWeight(_ weight: FontWeight) -> Text { with { $0.content.font.weight = weight } }
+  public func fontWeight(_ weight: FontWeight) -> Text {
+    with {
+      $0.content.font.weight = weight
+      $0.explicit.insert(.weight)
+    }
+  }
   /// `foregroundStyle(_:)` with a colour.
-  public func foregroundStyle(_ color: Color) -> Text { with { $0.content.foregroundStyle = .color(color) } }
+  public func foregroundStyle(_ color: Color) -> Text { foregroundStyle(Fill.color(color)) }
   /// `foregroundStyle(_:)` with a colour or gradient (gradients span the text's box).
-  public func foregroundStyle(_ fill: Fill) -> Text { with { $0.content.foregroundStyle = fill } }
+  public func foregroundStyle(_ fill: Fill) -> Text {
+    with {
+      $0.content.foregroundStyle = fill
+      $0.explicit.insert(.foregroundStyle)
+    }
+  }
   /// `lineLimit(_:)`.
-  public func lineLimit(_ limit: Int?) -> Text { with { $0.content.lineLimit = limit } }
+  public func lineLimit(_ limit: Int?) -> Text {
+    with {
+      $0.content.lineLimit = limit
+      $0.explicit.insert(.lineLimit)
+    }
+  }
   /// `multilineTextAlignment(_:)`.
-  public func multilineTextAlignment(_ alignment: TextAlignment) -> Text { with { $0.content.alignment = alignment } }
+  public func multilineTextAlignment(_ alignment: TextAlignment) -> Text {
+    with {
+      $0.content.alignment = alignment
+      $0.explicit.insert(.alignment)
+    }
+  }
   /// `padding(_:)`, in points on each side; SwiftUI's 16 by default.
   public func padding(_ points: Double = TextContent.defaultPadding) -> Text { with { $0.paddingPoints = points } }
 
   /// Places the text's frame by its top-leading corner, in points; a width wraps
   /// the text within it (less the padding); what is not given fits the text.
-  public func frame(x: Double = 0, y: Double = 0, width: Double? = nil, height: Double? = nil) -> Text {
+  public func frame(x: Double, y: Double, width: Double? = nil, height: Double? = nil) -> Text {
     with {
+      $0.isPlaced = true
       $0.origin = PointOffset(x: x, y: y)
       $0.width = width
       $0.height = height
@@ -78,17 +115,23 @@ public struct Text: FramedElement {
   }
 
   /// `.background(_:in:)` with a material: a panel of `shape` with the text on it.
-  public func background(_ material: Material, in shape: Shape = .rect) -> MaterialLayer {
-    MaterialLayer(material: material, shape: shape, frame: frame, content: glassContent)
+  public func background(_ material: Material, in shape: Shape = .rect) -> ModifiedElement {
+    ModifiedElement(
+      layers: [.material(MaterialLayer(material: material, shape: shape, frame: frame, content: glassContent))],
+      source: isPlaced
+        ? nil : viewNode.modified(.background(ViewNode(.shape(shape, style: .material(material))), alignment: .center)))
   }
 
   /// `.background(_:in:)` with a colour or gradient: a filled shape with the text on it.
-  public func background(_ fill: Fill, in shape: Shape = .rect) -> ShapeLayer {
-    ShapeLayer(shape: shape, frame: frame, fill: fill, content: glassContent)
+  public func background(_ fill: Fill, in shape: Shape = .rect) -> ModifiedElement {
+    ModifiedElement(
+      layers: [.shape(ShapeLayer(shape: shape, frame: frame, fill: fill, content: glassContent))],
+      source: isPlaced
+        ? nil : viewNode.modified(.background(ViewNode(.shape(shape, style: .fill(fill))), alignment: .center)))
   }
 
   /// `.background(_:in:)` with a colour.
-  public func background(_ color: Color, in shape: Shape = .rect) -> ShapeLayer {
+  public func background(_ color: Color, in shape: Shape = .rect) -> ModifiedElement {
     background(Fill.color(color), in: shape)
   }
 }
@@ -158,11 +201,15 @@ public enum ButtonStyle: String, Hashable, Sendable, CaseIterable {
   }
 }
 
-/// `Button("…") { }` with a glass style: `Button("Toggle").buttonStyle(.glassProminent).frame(x: 20, y: 200)`.
+/// `Button`: placed with `frame(x:y:)`, a glass capsule sized to its title
+/// (`Button("Toggle").buttonStyle(.glassProminent).frame(x: 20, y: 200)`); not
+/// placed, a view whose label is laid out, with the `buttonStyle` of its
+/// environment (none: the label alone, in the accent colour). The action is
+/// never run: a scene is rendered, not used.
 public struct Button: SceneElement {
-  /// The label.
+  /// The title (and icon), for a button with a title.
   public var label: TextContent
-  /// The style.
+  /// The style, when placed (`.glass` unless `buttonStyle(_:)` says otherwise).
   public var style = ButtonStyle.glass
   /// A tint for the glass (the accent colour of a prominent button).
   public var tintColor: Color?
@@ -172,10 +219,28 @@ public struct Button: SceneElement {
   public var width: Double?
   /// See `width`.
   public var height: Double?
+  /// Whether `frame(x:y:…)` placed it at absolute points.
+  public private(set) var isPlaced = false
+  /// A label view (`Button(action:label:)`), instead of the title.
+  var labelView: ViewNode?
+  /// What was written on the button, for the view.
+  var explicitStyle: ButtonStyle?
+  var explicitLabel: TextFields = []
 
   /// A button with a title and, optionally, an icon before it.
   public init(_ title: String, systemImage: String? = nil) {
     label = TextContent(title, systemImage: systemImage)
+  }
+
+  /// `Button(_:action:)`: a button with a title (the action is never run).
+  public init(_ title: String, systemImage: String? = nil, action: () -> Void) {
+    label = TextContent(title, systemImage: systemImage)
+  }
+
+  /// `Button(action:label:)`: a button whose label is any view.
+  public init(action: () -> Void, @ViewBuilder label: () -> some View) {
+    self.label = TextContent("")
+    labelView = label().resolvedViewNode
   }
 
   /// The button's glass; zero-sized, with its label kept, when the label cannot
@@ -194,6 +259,15 @@ public struct Button: SceneElement {
   /// The glass layer.
   public var layers: [Layer] { [.glass(glassLayer)] }
 
+  /// The glass layer when placed; else the button view.
+  public var viewNode: ViewNode {
+    guard !isPlaced else { return ViewNode(.layers(layers)) }
+    var node = ViewNode(.button(label: labelView ?? ViewNode(.text(label, explicit: explicitLabel))))
+    if let explicitStyle { node = node.modified(.buttonStyle(explicitStyle)) }
+    if let tintColor { node = node.modified(.tint(tintColor)) }
+    return node
+  }
+
   private func with(_ change: (inout Button) -> Void) -> Button {
     var copy = self
     change(&copy)
@@ -201,19 +275,40 @@ public struct Button: SceneElement {
   }
 
   /// `buttonStyle(_:)`.
-  public func buttonStyle(_ style: ButtonStyle) -> Button { with { $0.style = style } }
+  public func buttonStyle(_ style: ButtonStyle) -> Button {
+    with {
+      $0.style = style
+      $0.explicitStyle = style
+    }
+  }
   /// `tint(_:)`: the glass's tint.
   public func tint(_ color: Color?) -> Button { with { $0.tintColor = color } }
   /// `font(_:)` for the label.
-  public func font(_ font: Font) -> Button { with { $0.label.font = font } }
+  public func font(_ font: Font) -> Button {
+    with {
+      $0.label.font = font
+      $0.explicitLabel.insert(.font)
+    }
+  }
   /// `fontWeight(_:)` for the label.
-  public func fontWeight(_ weight: FontWeight) -> Button { with { $0.label.font.weight = weight } }
+  public func fontWeight(_ weight: FontWeight) -> Button {
+    with {
+      $0.label.font.weight = weight
+      $0.explicitLabel.insert(.weight)
+    }
+  }
   /// `foregroundStyle(_:)` for the label.
-  public func foregroundStyle(_ color: Color) -> Button { with { $0.label.foregroundStyle = .color(color) } }
+  public func foregroundStyle(_ color: Color) -> Button {
+    with {
+      $0.label.foregroundStyle = .color(color)
+      $0.explicitLabel.insert(.foregroundStyle)
+    }
+  }
 
   /// Places the button by its top-leading corner, in points.
-  public func frame(x: Double = 0, y: Double = 0, width: Double? = nil, height: Double? = nil) -> Button {
+  public func frame(x: Double, y: Double, width: Double? = nil, height: Double? = nil) -> Button {
     with {
+      $0.isPlaced = true
       $0.origin = PointOffset(x: x, y: y)
       $0.width = width
       $0.height = height

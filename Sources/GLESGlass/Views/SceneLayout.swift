@@ -69,3 +69,23 @@ extension ViewNode {
     return refs
   }
 }
+
+extension SceneFile {
+  /// The scene file with its view trees laid out (`Scene.laidOut`): its images
+  /// read for their sizes (headers checked, within `maxPixels`), its text
+  /// measured with `caches`. Errors name this file and the view's JSON path.
+  /// A scene without view trees is returned as it is.
+  public func laidOut(
+    maxPixels: Int = PNGCodec.defaultMaxPixels, cache: ImageCache? = nil, caches: RenderCaches? = nil
+  ) throws -> SceneFile {
+    guard scene.hasViewTree else { return self }
+    var copy = self
+    do {
+      let images = try loadImages(maxPixels: maxPixels, cache: cache)
+      copy.scene = try scene.laidOut(images: images, caches: caches)
+    } catch let error as GlassError {
+      throw locate(error)
+    }
+    return copy
+  }
+}

@@ -160,7 +160,9 @@ struct ViewLayout {
     /// The children of a container, with groups opened: each child of a group
     /// takes the group's modifiers after its own (SwiftUI applies a group's
     /// modifiers to each of its children).
-    func flatten(_ children: [ViewNode], at path: String, outer: [(ViewModifierNode, String)] = [])
+    func flatten(
+      _ children: [ViewNode], at path: String, outer: [(ViewModifierNode, String)] = []
+    )
       -> [(node: ViewNode, path: String, outer: [(ViewModifierNode, String)])]
     {
       var result: [(ViewNode, String, [(ViewModifierNode, String)])] = []
@@ -190,7 +192,11 @@ struct ViewLayout {
       // An environment modifier applies to the content and to whatever the
       // modifiers inside it add (an overlay's view); the innermost one wins.
       var envs = [parent]
-      for (modifier, _) in modifiers.reversed() { envs.append(envs.last!.applying(modifier)) }
+      var env = parent
+      for (modifier, _) in modifiers.reversed() {
+        env = env.applying(modifier)
+        envs.append(env)
+      }
       envs.reverse()  // envs[i]: what the modifier at i and those inside it see; envs[0]: the content's.
       var built = try buildContent(node.content, at: path, env: envs[0], axis: axis, depth: depth)
       for (index, (modifier, modifierPath)) in modifiers.enumerated() {
@@ -259,7 +265,8 @@ struct ViewLayout {
           let node = LayoutNode(PaddingLayout(EdgeInsets()), kind: "button", path: path, children: [inner.node])
           return Built(node: node, inLayout: true, drawing: inner.drawing)
         }
-        let node = LayoutNode(PaddingLayout(ViewLayout.buttonPadding), kind: "button", path: path, children: [inner.node])
+        let node = LayoutNode(
+          PaddingLayout(ViewLayout.buttonPadding), kind: "button", path: path, children: [inner.node])
         var glass = Glass.regular.interactive()
         if style == .glassProminent {
           glass = glass.tint(env.tint ?? ButtonStyle.accentColor)
@@ -269,7 +276,9 @@ struct ViewLayout {
         let template = GlassLayer(glass: glass, shape: .capsule, frame: PointRect(x: 0, y: 0, width: 0, height: 0))
         return Built(node: node, inLayout: true, drawing: .glass(node, template, inner.drawing))
       case .textField(let field):
-        let shown = field.text.isEmpty ? field.placeholder : field.isSecure ? String(repeating: "•", count: field.text.count) : field.text
+        let shown =
+          field.text.isEmpty
+          ? field.placeholder : field.isSecure ? String(repeating: "•", count: field.text.count) : field.text
         var text = env.resolve(TextContent(shown), explicit: [])
         text.lineLimit = 1
         text.alignment = .leading
@@ -284,13 +293,18 @@ struct ViewLayout {
         if env.textFieldStyle == .roundedBorder {
           let radius = ViewLayout.textFieldCornerRadius
           drawings.append(
-            .shape(node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(ViewLayout.textFieldBorder)), nil))
-          drawings.append(.shape(node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(.white)), nil))
+            .shape(
+              node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(ViewLayout.textFieldBorder)),
+              nil))
+          drawings.append(
+            .shape(node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(.white)), nil))
         }
         drawings.append(.text(textNode, text))
         return Built(node: node, inLayout: true, drawing: .sequence(drawings))
       case .layers(let layers):
-        return Built(node: LayoutNode(FixedLeafLayout(PointSize(width: 0, height: 0)), kind: "layers", path: path), inLayout: false, drawing: .layers(layers))
+        return Built(
+          node: LayoutNode(FixedLeafLayout(PointSize(width: 0, height: 0)), kind: "layers", path: path),
+          inLayout: false, drawing: .layers(layers))
       }
     }
 
@@ -332,10 +346,16 @@ struct ViewLayout {
       } catch let error as GlassError {
         throw error.located(GlassError.Location(jsonPath: path))
       }
+      let measures = TextMeasures(ideal: ideal)
       return MeasuredLeafLayout { proposal in
         guard let width = proposal.width, width < ideal.width else { return ideal }
-        return (try? ContentLayout(text, maxWidth: width, directory: directory, caches: caches).size)
-          ?? ideal
+        if let known = measures.size(within: width) { return known }
+        guard let measured = try? ContentLayout(text, maxWidth: width, directory: directory, caches: caches) else {
+          return ideal
+        }
+        // A text cut short with "…" fills the width it had: that width alone.
+        measures.add(measured.size, within: width, exactly: measured.text?.isTruncated ?? false)
+        return measured.size
       }
     }
 
@@ -365,7 +385,8 @@ struct ViewLayout {
           if let value, !(value.isFinite && value >= 0 && value <= Scene.maximumFrameSidePoints) {
             throw fail(
               "\(path).frame.\(name)",
-              "\(ParameterSpec.format(value)) is not a \(name); give 0 to \(ParameterSpec.format(Scene.maximumFrameSidePoints)) points")
+              "\(ParameterSpec.format(value)) is not a \(name); give 0 to \(ParameterSpec.format(Scene.maximumFrameSidePoints)) points"
+            )
           }
         }
         return try wrap(FrameLayout(width: width, height: height, alignment: alignment), "frame")
@@ -391,7 +412,9 @@ struct ViewLayout {
         return try wrap(OffsetLayout(x: x, y: y), "offset")
       case .aspectRatio(let ratio, let mode):
         if let ratio, !(ratio.isFinite && ratio > 0) {
-          throw fail("\(path).aspectRatio", "\(ParameterSpec.format(ratio)) is not a width-to-height ratio; give a positive number")
+          throw fail(
+            "\(path).aspectRatio",
+            "\(ParameterSpec.format(ratio)) is not a width-to-height ratio; give a positive number")
         }
         var wrapped = try wrap(AspectRatioLayout(ratio, contentMode: mode), "aspectRatio")
         if case .image(let node, var image) = built.drawing {
@@ -405,10 +428,12 @@ struct ViewLayout {
         let name = isOverlay ? "overlay" : "background"
         let secondary = try build(view, at: "\(path).\(name).content", env: env, axis: nil, depth: depth + 1)
         guard secondary.inLayout else {
-          throw fail("\(path).\(name).content", "an \(name)'s view is placed in the view's frame; remove its frame(x:y:)")
+          throw fail(
+            "\(path).\(name).content", "an \(name)'s view is placed in the view's frame; remove its frame(x:y:)")
         }
         var wrapped = try wrap(SecondaryLayout(alignment: alignment), name, extra: [secondary.node])
-        wrapped.drawing = .sequence(isOverlay ? [built.drawing, secondary.drawing] : [secondary.drawing, built.drawing])
+        wrapped.drawing = .sequence(
+          isOverlay ? [built.drawing, secondary.drawing] : [secondary.drawing, built.drawing])
         return wrapped
       case .ignoresSafeArea(let edges):
         built.node.ignoredSafeAreaEdges.formUnion(edges)
@@ -457,7 +482,8 @@ struct ViewLayout {
         guard value >= 0, value.isFinite || (isMax && value == .infinity), !value.isNaN else {
           throw fail(
             "\(path).\(name)",
-            "\(ParameterSpec.format(value)) is not a length; give a number of points from 0\(isMax ? ", or \"infinity\"" : "")")
+            "\(ParameterSpec.format(value)) is not a length; give a number of points from 0\(isMax ? ", or \"infinity\"" : "")"
+          )
         }
       }
       for (axis, lo, ideal, hi) in [
@@ -466,12 +492,33 @@ struct ViewLayout {
         if let lo, let hi, lo > hi {
           throw fail(
             "\(path).min\(axis)",
-            "min\(axis) \(ParameterSpec.format(lo)) is over max\(axis) \(ParameterSpec.format(hi)); make min\(axis) at most max\(axis)")
+            "min\(axis) \(ParameterSpec.format(lo)) is over max\(axis) \(ParameterSpec.format(hi)); make min\(axis) at most max\(axis)"
+          )
         }
         if let ideal, (lo.map { ideal < $0 } ?? false) || (hi.map { ideal > $0 } ?? false) {
           throw fail("\(path).ideal\(axis)", "ideal\(axis) lies outside min\(axis)…max\(axis); put it between them")
         }
       }
+    }
+  }
+
+  /// The sizes a text has taken under the widths it was offered. Lines break
+  /// greedily (`TextLayout`: each line the longest run of words that fits), so a
+  /// text wrapped within `w` whose widest line is `m` wraps the same way within any
+  /// width from `m` to `w`: one measure answers that whole range (not so a text
+  /// cut short with "…", whose last line fills its width). Used from the
+  /// one thread that lays its tree out.
+  final class TextMeasures: @unchecked Sendable {
+    private var known: [(least: Double, most: Double, size: PointSize)] = []
+
+    init(ideal: PointSize) { known = [(ideal.width, .infinity, ideal)] }
+
+    func size(within width: Double) -> PointSize? {
+      known.first { $0.least <= width && width <= $0.most }?.size
+    }
+
+    func add(_ size: PointSize, within width: Double, exactly: Bool) {
+      known.append((exactly ? width : min(size.width, width), width, size))
     }
   }
 
@@ -510,7 +557,8 @@ struct ViewLayout {
           if case .color(let c) = fill, c.opacity == 0 { return }
           layers.append(.shape(ShapeLayer(shape: shape, frame: frame, fill: fill, containerShape: container)))
         case .material(let material):
-          layers.append(.material(MaterialLayer(material: material, shape: shape, frame: frame, containerShape: container)))
+          layers.append(
+            .material(MaterialLayer(material: material, shape: shape, frame: frame, containerShape: container)))
         }
       case .image(let node, var image):
         image.frame = frames.drawn(node)
@@ -520,7 +568,8 @@ struct ViewLayout {
         // wraps where layout measured it.
         let exact = frames.exact(node)
         let drawn = frames.drawn(node)
-        layers.append(.text(TextLayer(text, frame: PointRect(x: drawn.x, y: drawn.y, width: exact.width, height: exact.height))))
+        layers.append(
+          .text(TextLayer(text, frame: PointRect(x: drawn.x, y: drawn.y, width: exact.width, height: exact.height))))
       case .layers(let absolute):
         layers += absolute
       case .sequence(let parts):
