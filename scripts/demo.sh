@@ -56,4 +56,19 @@ for f in out/morph/frame-*.png; do
 done
 .build/release/glass-gpu-bench contact-sheet out/morph-filmstrip.png "${strip[@]}" --columns 7 --cell-width 240 --cell-height 120 --gap 4
 echo "  morph: $(ls out/morph | wc -l) frames in out/morph, filmstrip out/morph-filmstrip.png"
+
+# Landmarks' badge column (Apple's layout example): the badges grow out of the
+# toggle button, every frame at 60 fps, and a filmstrip of every fourth.
+rm -rf out/layout-badge-column
+"$bin" animate Assets/scenes/layout-badge-column.json -o out/layout-badge-column --backend "$gpu" --quiet || status=1
+strip=()
+for f in out/layout-badge-column/frame-*.png; do
+  n=$(basename "$f" .png)
+  n=${n#frame-}
+  if (( 10#$n % 4 == 0 )); then strip+=("$f"); fi
+done
+.build/release/glass-gpu-bench contact-sheet out/layout-badge-column-filmstrip.png "${strip[@]}" --columns 8 \
+  --cell-width 100 --cell-height 220 --gap 4
+echo "  layout-badge-column: $(ls out/layout-badge-column | wc -l) frames in out/layout-badge-column," \
+  "filmstrip out/layout-badge-column-filmstrip.png"
 exit $status

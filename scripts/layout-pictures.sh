@@ -22,12 +22,10 @@ render docs/layout/safe-area.json -o "$tmp/safe.png"
 render docs/layout/ignores-safe-area.json -o "$tmp/ignores.png"
 sheet "$out/layout-safe-area.png" "$tmp/safe.png" "$tmp/ignores.png" --columns 2 --cell-width 400 --cell-height 640 --gap 8
 
-# Apple's four examples at 1x; the badge column's two states side by side.
+# Apple's four examples at 1x; the badge column as an animated PNG, there and back.
 render Assets/scenes/layout-signin.json -o "$out/layout-signin.png" --scale 1
 render Assets/scenes/layout-badges.json -o "$out/layout-badges.png" --scale 1
 render Assets/scenes/layout-custom-views.json -o "$out/layout-custom-views.png" --scale 1
-render Assets/scenes/layout-badge-column.json -o "$tmp/collapsed.png" --scale 1
-render Assets/scenes/layout-badge-column.json -o "$tmp/expanded.png" --scale 1 --state expanded
-sheet "$out/layout-badge-column.png" "$tmp/collapsed.png" "$tmp/expanded.png" --columns 2 --cell-width 200 \
-  --cell-height 440 --gap 8
+"$bin/glass-gpu" animate Assets/scenes/layout-badge-column.json --format apng --scale 1 --fps 20 --round-trip \
+  --hold 0.6 --compression 12 --backend cpu --quiet -o "$out/layout-badge-column.png"
 echo "layout pictures: $(ls "$out"/layout-*.png | tr '\n' ' ')"

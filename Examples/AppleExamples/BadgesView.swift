@@ -5,7 +5,7 @@ import GLESGlass
 // app's model (`ModelData.earnedBadges`, the `Badge` enumeration, the colour
 // asset "badgeShowHideColor") is replaced by plain values; `isExpanded`, a
 // `@State` the toggle button flips in `withAnimation`, is the scene's state
-// (`Scene(states:)`).
+// (`Scene(states:)`, and `transition(from:to:)` for the animation).
 
 /// The sample's constants used here, in points.
 enum Constants {
@@ -63,7 +63,7 @@ struct BadgesView: View {
         }
 
         Button {
-          // withAnimation { isExpanded.toggle() }: here the scene's two states.
+          // withAnimation { isExpanded.toggle() }: here the scene's transition.
         } label: {
           ToggleBadgesLabel(isExpanded: isExpanded)
             .frame(
@@ -150,10 +150,8 @@ extension AppleExamples {
   }
 
   /// The badge column on its own (200 × 440 points, over the flowers photo), in
-  /// two states, collapsed and expanded. The sample's `withAnimation` is
-  /// `.transition(from: "collapsed", to: "expanded")`, which the library refuses
-  /// for now: each badge's symbol and hexagon are two layers that do not ride on
-  /// its glass (AppleExamplesTests.badgeColumnTransition).
+  /// two states, collapsed and expanded, and the sample's `withAnimation` between
+  /// them: the badges grow out of the toggle button.
   public static var badgeColumn: Scene {
     Scene(
       width: 200, height: 440, scale: 2, background: .image("../flowers.png", contentMode: .fill),
@@ -161,5 +159,6 @@ extension AppleExamples {
     ) { isExpanded in
       BadgesView(isExpanded: isExpanded)
     }
+    .transition(from: "collapsed", to: "expanded")
   }
 }

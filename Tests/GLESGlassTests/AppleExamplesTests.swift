@@ -122,16 +122,32 @@ struct AppleExamplesTests {
     #expect(container.glass.allSatisfy { $0.content?.text?.font.size == 36 && $0.shape == .capsule })
   }
 
-  @Test("the badge column animates between its states, its badges growing out of the toggle button")
+  @Test("the badge column animates between its states: badges come and go by their ids, the toggle moves")
   func badgeColumnTransition() throws {
-    let (_, scene, images) = try Self.both("badge-column")
+    let (swift, scene, images) = try Self.both("badge-column")
+    #expect(scene.transition == SceneTransition(from: "collapsed", to: "expanded") && swift.transition == scene.transition)
     let laid = try scene.laidOut(images: images)
-    // Each badge draws two layers (its symbol on its hexagon), which lowering
-    // leaves beside its glass instead of on it; states then differ in their
-    // number of layers and the transition is refused (issue 22, item 4).
-    withKnownIssue("a glass view's content of more than one layer does not ride on its glass") {
-      try laid.checkTransition(SceneTransition(from: "collapsed", to: "expanded"))
+    try laid.checkTransition(try #require(laid.transition))
+    func glass(_ frame: Scene) -> [String: PointRect] {
+      guard case .container(let container)? = frame.layers.first else { return [:] }
+      return Dictionary(container.glass.map { ($0.effectID ?? "", $0.frame) }, uniquingKeysWith: { a, _ in a })
     }
+    // Each badge's symbol rides on its glass, its hexagon on a companion of the
+    // same frame and id (#1): the expanded state is the toggle's glass and two per badge.
+    let end = try laid.frame(at: 10)
+    let expanded = glass(end)
+    #expect(end.layers.count == 1 && expanded.count == 7)
+    for id in ["saharaDesert", "mountFuji", "southShetlandIslands"] {
+      #expect(expanded["ns.\(id)"] != nil && expanded["ns.\(id)"] == expanded["ns.\(id)#1"])
+    }
+    // The toggle goes from under the column's middle (collapsed) to its foot.
+    let from = PointRect(x: 74, y: 197, width: 52, height: 46)
+    let to = PointRect(x: 74, y: 335, width: 52, height: 46)
+    let start = glass(try laid.frame(at: 0))
+    #expect(start["ns.togglebutton"] == from && start.count == 1 && expanded["ns.togglebutton"] == to)
+    let moment = glass(try laid.frame(at: 0.1))
+    let middle = try #require(moment["ns.togglebutton"])
+    #expect(middle.y > from.y && middle.y < to.y && moment.count == 7)
   }
 
   @Test("the expanded badge column renders as its golden on the CPU, exactly")
