@@ -125,7 +125,8 @@ struct AppleExamplesTests {
   @Test("the badge column animates between its states: badges come and go by their ids, the toggle moves")
   func badgeColumnTransition() throws {
     let (swift, scene, images) = try Self.both("badge-column")
-    #expect(scene.transition == SceneTransition(from: "collapsed", to: "expanded") && swift.transition == scene.transition)
+    #expect(
+      scene.transition == SceneTransition(from: "collapsed", to: "expanded") && swift.transition == scene.transition)
     let laid = try scene.laidOut(images: images)
     try laid.checkTransition(try #require(laid.transition))
     func glass(_ frame: Scene) -> [String: PointRect] {
