@@ -15,8 +15,8 @@ struct GlassGPU: ParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      Render.self, Animate.self, Batch.self, Goldens.self, Validate.self, Parity.self, Extend.self, Compare.self,
-      Info.self,
+      Render.self, Animate.self, Batch.self, Goldens.self, Validate.self, LayoutCommand.self, Parity.self, Extend.self,
+      Compare.self, Info.self,
     ]
   )
 

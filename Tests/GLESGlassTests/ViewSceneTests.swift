@@ -200,11 +200,41 @@ struct ViewSceneTests {
     #expect(glass("collapsed") == ["toggle": PointRect(x: 70, y: 130, width: 60, height: 40)])
     #expect(
       glass("expanded") == [
-        "badge": PointRect(x: 80, y: 105, width: 40, height: 40), "toggle": PointRect(x: 70, y: 155, width: 60, height: 40),
+        "badge": PointRect(x: 80, y: 105, width: 40, height: 40),
+        "toggle": PointRect(x: 70, y: 155, width: 60, height: 40),
       ])
     // The transition between the trees renders (the badge grows out of the toggle).
     let middle = try laid.frame(at: 0.1, of: SceneTransition(from: "collapsed", to: "expanded"))
     #expect(!middle.layers.isEmpty)
+  }
+
+  @Test("several texts centred on one glass ride on it: the first as its content, the rest on companions with its id")
+  func companions() throws {
+    func badge(_ id: String) -> some View {
+      Image(systemName: "star.fill").foregroundStyle(Color.white).font(.system(size: 20)).frame(width: 40, height: 40)
+        .background { Image(systemName: "heart.fill").foregroundStyle(Color.orange).font(.system(size: 36)) }
+        .padding(8).glassEffect(.regular, in: .rect(cornerRadius: 12)).glassEffectID(id, in: "ns")
+    }
+    let scene = Scene(width: 200, height: 300, scale: 1, states: ["collapsed": false, "expanded": true]) {
+      isExpanded in
+      GlassEffectContainer(spacing: 16) {
+        VStack(spacing: 12) {
+          if isExpanded { badge("a") }
+          Button("Show") {}.buttonStyle(.glass).glassEffectID("toggle", in: "ns")
+        }
+      }
+    }
+    let laid = try scene.laidOut(images: SceneImages([:]))
+    guard case .container(let c)? = laid.states.last?.layers.first, laid.states.last?.layers.count == 1 else {
+      Issue.record("unexpected layers \(laid.states)")
+      return
+    }
+    // The heart (the background, drawn first) is the badge's content; the star rides on a companion.
+    #expect(c.glass.map(\.effectID) == ["ns.a", "ns.a#1", "ns.toggle"])
+    #expect(c.glass[0].content?.text?.systemImage == "heart.fill" && c.glass[1].glass == .identity)
+    #expect(c.glass[1].content?.text?.systemImage == "star.fill" && c.glass[1].frame == c.glass[0].frame)
+    // The states differ only in glass that has ids: the transition pairs them.
+    try laid.checkTransition(SceneTransition(from: "collapsed", to: "expanded"))
   }
 
   @Test("bad views fail at their path with the fix")

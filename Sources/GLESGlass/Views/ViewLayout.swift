@@ -578,17 +578,33 @@ struct ViewLayout {
         glass.frame = frames.drawn(node)
         var content: [Layer] = []
         try emit(inner, into: &content)
-        if content.count == 1, case .text(let text) = content[0], text.opacity == 1 {
-          let padding = (glass.frame.width - text.frame.width) / 2
-          let pixel = 1 / frames.scale
-          // Text centred on its glass (within a pixel) rides on it, as a
-          // button's title does: it fades and moves with the glass.
-          if abs(text.frame.midX - glass.frame.midX) <= pixel && abs(text.frame.midY - glass.frame.midY) <= pixel
-            && padding >= 0
-          {
-            glass.content = GlassContent(text.text, padding: padding)
-            content = []
+        // Text centred on its glass (within a pixel) rides on it, as a button's
+        // title does: it moves and fades with the glass. When several texts
+        // ride on it (a badge's symbol on its hexagon), the first is the
+        // glass's content and each other is the content of an identity glass
+        // of the same frame after it (a companion), as a union's members keep
+        // theirs: companions take the glass's id with `#1`, `#2`… and its
+        // transition, so they come and go with it.
+        let pixel = 1 / frames.scale
+        let riders = content.compactMap { layer -> TextLayer? in
+          guard case .text(let text) = layer, text.opacity == 1,
+            abs(text.frame.midX - glass.frame.midX) <= pixel, abs(text.frame.midY - glass.frame.midY) <= pixel,
+            glass.frame.width >= text.frame.width
+          else { return nil }
+          return text
+        }
+        if !riders.isEmpty && riders.count == content.count {
+          func onGlass(_ text: TextLayer) -> GlassContent {
+            GlassContent(text.text, padding: (glass.frame.width - text.frame.width) / 2)
           }
+          glass.content = onGlass(riders[0])
+          layers.append(.glass(glass))
+          for rider in riders.dropFirst() {
+            var companion = GlassLayer(glass: .identity, frame: glass.frame, content: onGlass(rider))
+            companion.effectTransition = glass.effectTransition
+            layers.append(.glass(companion))
+          }
+          return
         }
         layers.append(.glass(glass))
         layers += content
@@ -616,24 +632,42 @@ struct ViewLayout {
     /// Sets the glass attributes on the first glass of `layers` (a modifier such
     /// as `glassEffectID` names the glass of the view it is written on).
     static func applyToFirstGlass(_ attributes: [ViewModifierNode], in layers: inout [Layer]) {
-      func set(_ glass: inout GlassLayer) {
+      func set(_ glass: inout GlassLayer, companion: Int = 0) {
         for attribute in attributes {
           switch attribute {
-          case .glassEffectID(let id): glass.effectID = id
-          case .glassEffectUnion(let id): glass.unionID = id
+          case .glassEffectID(let id): glass.effectID = companion == 0 ? id : "\(id)#\(companion)"
+          case .glassEffectUnion(let id): if companion == 0 { glass.unionID = id }
           case .glassEffectTransition(let t): glass.effectTransition = t
           default: break
           }
         }
       }
+      /// The glass at `first` and its companions after it (identity glass of its
+      /// frame carrying content), in `glass`.
+      func setWithCompanions(_ glass: inout [GlassLayer], from first: Int) {
+        set(&glass[first])
+        var k = first + 1
+        while k < glass.count && glass[k].glass == .identity && glass[k].frame == glass[first].frame
+          && glass[k].content != nil && glass[k].effectID == nil
+        {
+          set(&glass[k], companion: k - first)
+          k += 1
+        }
+      }
       for index in layers.indices {
         switch layers[index] {
-        case .glass(var g):
-          set(&g)
-          layers[index] = .glass(g)
+        case .glass:
+          var run: [GlassLayer] = []
+          var end = index
+          while end < layers.count, case .glass(let g) = layers[end] {
+            run.append(g)
+            end += 1
+          }
+          setWithCompanions(&run, from: 0)
+          for (offset, g) in run.enumerated() { layers[index + offset] = .glass(g) }
           return
         case .container(var c) where !c.glass.isEmpty:
-          set(&c.glass[0])
+          setWithCompanions(&c.glass, from: 0)
           layers[index] = .container(c)
           return
         default: continue
