@@ -8,9 +8,9 @@ import Foundation
 // MARK: - Reading
 
 /// What reading a view needs besides the JSON: the scene file's folder (for
-/// layers whose text is sized when read), the scene's scale (for the limits of
-/// a background extension) and whether a container shape is in the
-/// environment (for concentric rectangles).
+/// layers whose text is sized when read) and the scene's scale (for the limits
+/// of a background extension). Values are checked as they are read, each at its
+/// JSON path, as `Scene.validate` checks a layer's.
 struct ViewReader {
   /// The scene file's folder.
   let directory: String
