@@ -200,8 +200,10 @@ struct LayoutPriorityThroughModifiersTests {
   func throughBackground() throws {
     let width = try Self.firstWidth(
       Color.red.frame(minWidth: 50, maxWidth: 250).layoutPriority(1).background(Color.blue))
-    withKnownIssue("LayoutSubview.priority reads the outermost node's rule only") {
-      #expect(width == 250)
-    }
+    #expect(width == 250)
+    // Through padding and a frame too; the outermost priority wins.
+    #expect(try Self.firstWidth(Color.red.frame(minWidth: 50, maxWidth: 250).layoutPriority(1).padding(0)) == 250)
+    #expect(
+      try Self.firstWidth(Color.red.frame(minWidth: 50, maxWidth: 250).layoutPriority(1).layoutPriority(0)) == 150)
   }
 }

@@ -18,6 +18,11 @@ public protocol LayoutRule: Sendable {
   /// Whether a stack offers this view space last, after every other view of its
   /// priority (a `Spacer`).
   var isSpacer: Bool { get }
+
+  /// Whether this is a modifier of one view (its first child) that keeps that
+  /// view's `layoutPriority`, as SwiftUI keeps a view's traits through the
+  /// modifiers written after them (`.layoutPriority(1).background(…)`).
+  var keepsPriority: Bool { get }
 }
 
 extension LayoutRule {
@@ -25,6 +30,8 @@ extension LayoutRule {
   public var layoutPriority: Double { 0 }
   /// Whether stacks treat this view as a spacer.
   public var isSpacer: Bool { false }
+  /// Containers and leaves keep no priority of their children.
+  public var keepsPriority: Bool { false }
 }
 
 /// Where a parent puts a child: the child's top-leading corner, in the canvas's
@@ -50,8 +57,10 @@ public struct LayoutSubview: Sendable {
   /// The size the child chooses under `proposal`.
   public func sizeThatFits(_ proposal: ProposedViewSize) -> PointSize { node.sizeThatFits(proposal) }
 
-  /// The child's layout priority (`layoutPriority(_:)`, else 0).
-  public var priority: Double { node.rule.layoutPriority }
+  /// The child's layout priority (`layoutPriority(_:)`, written on it or on
+  /// the view its modifiers wrap, the outermost winning; else its rule's: 0, or
+  /// −∞ for a spacer).
+  public var priority: Double { node.writtenPriority ?? node.rule.layoutPriority }
 
   /// Whether the child is a spacer.
   public var isSpacer: Bool { node.rule.isSpacer }
@@ -79,6 +88,9 @@ public final class LayoutNode: @unchecked Sendable {
   @exclusivity(unchecked) private var answerCount = 0
   /// The children as the rule sees them.
   private let subviews: [LayoutSubview]
+  /// The `layoutPriority(_:)` written on this view or, through the modifiers
+  /// that keep it, on the view they wrap (nil: none).
+  let writtenPriority: Double?
   /// `ignoresSafeArea(edges:)`: the edges of the safe area this view's frame
   /// extends past, to the canvas's, where it touches them once placed.
   var ignoredSafeAreaEdges: EdgeSet = []
@@ -96,6 +108,9 @@ public final class LayoutNode: @unchecked Sendable {
     self.path = path
     self.children = children
     subviews = children.map(LayoutSubview.init)
+    writtenPriority =
+      rule is LayoutPriorityLayout
+      ? rule.layoutPriority : rule.keepsPriority ? children.first?.writtenPriority : nil
   }
 
   /// The size this view chooses under `proposal` (kept, so each proposal is

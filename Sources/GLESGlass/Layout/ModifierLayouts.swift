@@ -2,6 +2,8 @@
 /// unspecified dimension stays unspecified; never below 0) and placed inside
 /// them; the view is the child's size plus the insets.
 public struct PaddingLayout: LayoutRule, Hashable {
+  /// A modifier: the view keeps the priority written on what it wraps.
+  public var keepsPriority: Bool { true }
   /// SwiftUI's padding when no length is given, in points.
   public static let defaultPadding = 16.0
 
@@ -42,6 +44,8 @@ public struct PaddingLayout: LayoutRule, Hashable {
 /// and takes the child's size. The child is aligned in the frame (it may be
 /// larger than the frame and overflow it).
 public struct FrameLayout: LayoutRule, Hashable {
+  /// A modifier: the view keeps the priority written on what it wraps.
+  public var keepsPriority: Bool { true }
   /// The width, in points; nil to take the child's.
   public var width: Double?
   /// The height, in points; nil to take the child's.
@@ -83,6 +87,8 @@ public struct FrameLayout: LayoutRule, Hashable {
 /// `fixedSize(horizontal:vertical:)`: on each fixed axis the child is offered
 /// nothing (nil: its ideal size), whatever the proposal; the view is the child's size.
 public struct FixedSizeLayout: LayoutRule, Hashable {
+  /// A modifier: the view keeps the priority written on what it wraps.
+  public var keepsPriority: Bool { true }
   /// Whether the width is the child's ideal width.
   public var horizontal: Bool
   /// Whether the height is the child's ideal height.
@@ -119,6 +125,8 @@ public struct FixedSizeLayout: LayoutRule, Hashable {
 /// `offset(x:y:)`: the view lays out as its child does and is then drawn moved by
 /// (x, y) points; nothing around it moves.
 public struct OffsetLayout: LayoutRule, Hashable {
+  /// A modifier: the view keeps the priority written on what it wraps.
+  public var keepsPriority: Bool { true }
   /// The move, in points.
   public var offset: PointOffset
 
@@ -174,6 +182,8 @@ public struct LayoutPriorityLayout: LayoutRule, Hashable {
 /// first child; the second is offered exactly the first's size and aligned on it
 /// (the order decides only which is drawn in front).
 public struct SecondaryLayout: LayoutRule, Hashable {
+  /// A modifier: the view keeps the priority written on what it wraps.
+  public var keepsPriority: Bool { true }
   /// Where the secondary content sits on the view.
   public var alignment: Alignment
 
@@ -277,6 +287,8 @@ public struct MeasuredLeafLayout: LayoutRule {
 /// Source: OpenSwiftUI's `AspectRatioLayout`; the objc.io worked examples (16:9
 /// fit in 100 × 100 offers 100 × 56.25, fill 177.8 × 100).
 public struct AspectRatioLayout: LayoutRule, Hashable {
+  /// A modifier: the view keeps the priority written on what it wraps.
+  public var keepsPriority: Bool { true }
   /// Width over height; nil for the child's ideal size's.
   public var ratio: Double?
   /// Fit inside the proposal, or fill it.
@@ -347,6 +359,8 @@ public struct AspectRatioLayout: LayoutRule, Hashable {
 /// Source: OpenSwiftUI's `_FlexFrameLayout` (SwiftUI 6.4.41, as audited there), and
 /// Apple's `frame(minWidth:…)` document.
 public struct FlexFrameLayout: LayoutRule, Hashable {
+  /// A modifier: the view keeps the priority written on what it wraps.
+  public var keepsPriority: Bool { true }
   /// One axis's bounds, made consistent.
   struct Bounds: Hashable {
     var min: Double?
