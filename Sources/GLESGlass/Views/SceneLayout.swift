@@ -12,9 +12,7 @@ extension Scene {
   /// JSON path (`body.children[1].modifiers[0].frame.minWidth`).
   public func laidOut(images: SceneImages, caches: RenderCaches? = nil) throws -> Scene {
     guard hasViewTree else { return self }
-    let layout = ViewLayout(
-      directory: images.directory, caches: caches ?? RenderCaches.scoped, imageSize: { images.size(of: $0) },
-      scale: Double(scale))
+    let layout = viewLayout(images: images, caches: caches)
     var scene = self
     if let body {
       scene.layers += try layout.resolve(body, at: "body", canvas: size, safeArea: safeAreaInsets).layers
@@ -34,10 +32,19 @@ extension Scene {
   /// children (what `glass-gpu layout` prints). Empty without a body.
   public func resolvedViews(images: SceneImages, caches: RenderCaches? = nil) throws -> [ResolvedView] {
     guard let body else { return [] }
-    let layout = ViewLayout(
+    return try viewLayout(images: images, caches: caches).resolve(
+      body, at: "body", canvas: size, safeArea: safeAreaInsets
+    ).views
+  }
+}
+
+extension Scene {
+  /// Layout on this scene's canvas: fonts and images from `images`' folder,
+  /// image sizes from `images`, text measured with `caches`.
+  fileprivate func viewLayout(images: SceneImages, caches: RenderCaches?) -> ViewLayout {
+    ViewLayout(
       directory: images.directory, caches: caches ?? RenderCaches.scoped, imageSize: { images.size(of: $0) },
       scale: Double(scale))
-    return try layout.resolve(body, at: "body", canvas: size, safeArea: safeAreaInsets).views
   }
 }
 
