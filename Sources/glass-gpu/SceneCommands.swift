@@ -226,7 +226,8 @@ struct Validate: ParsableCommand {
       let points = "\(ParameterSpec.format(scene.size.width))x\(ParameterSpec.format(scene.size.height)) pt"
       print(
         "\(options.scene): valid, \(scene.pixelSize) pixels (\(points) at \(scene.scale)x), "
-          + "\(count(scene.layers.count, "layer")), \(count(Set(scene.imageReferences.map(\.path)).count, "image")), "
+          + "\(count(scene.layers.count, "layer"))\(scene.hasViewTree ? " and a view tree" : ""), "
+          + "\(count(Set(scene.imageReferences.map(\.path)).count, "image")), "
           + "\(count(prepared.passCount, "pass")), \(workingMemory(prepared.workingBytes)) of working memory\(states)")
     }
   }

@@ -167,13 +167,22 @@ struct AppleExamplesTests {
     try backend.checkGolden(
       output, "scene-layout-badge-column-expanded", bar: SceneRenderingTests.bar, filter: "AppleExamplesTests")
   }
+
+  @Test("validate checks a view-tree scene's states and says it has a view tree")
+  func validateSaysViewTree() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let result = try runCLI(["validate", root.appendingPathComponent("Assets/scenes/layout-badge-column.json").path])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("0 layers and a view tree, ") && result.stdout.contains("2 states checked"))
+  }
 }
 
 /// Found while drawing docs/layout.md's pictures: Apple's `layoutPriority(_:)`
 /// documentation writes `.layoutPriority(1).border(Color.gray)` and the priority
-/// holds; here a modifier after it (an overlay, a background, padding) hides it,
-/// because a stack reads the priority of a child's outermost node only
-/// (`LayoutSubview.priority`, Sources/GLESGlass/Layout/LayoutNode.swift).
+/// holds; a modifier after it (an overlay, a background, padding) once hid it,
+/// when a stack read the priority of a child's outermost node only
+/// (`LayoutNode.writtenPriority` now looks through them).
 @Suite("Layout priority through the modifiers after it")
 struct LayoutPriorityThroughModifiersTests {
   /// The width of the first child of `HStack(spacing: 0) { a; Color.green.frame(minWidth: 50) }` offered 300.
