@@ -237,6 +237,36 @@ struct ViewSceneTests {
     try laid.checkTransition(SceneTransition(from: "collapsed", to: "expanded"))
   }
 
+  @Test("validate refuses state trees that do not pair exactly as animate does, and passes those that do")
+  func validateAsAnimate() throws {
+    func scene(extra: Bool) -> Scene {
+      Scene(width: 120, height: 120, scale: 1, states: ["a": false, "b": true]) { isB in
+        VStack {
+          Color.clear.frame(width: 40, height: 30).glassEffect().glassEffectID("g")
+          // A plain view in one state only: its layer has no glass to pair by.
+          if isB && extra { Color.red.frame(width: 10, height: 10) }
+        }
+      }
+      .transition(from: "a", to: "b")
+    }
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("s.json").path
+    for extra in [true, false] {
+      try scene(extra: extra).json.write(toFile: path, atomically: true, encoding: .utf8)
+      let validated = try runCLI(["validate", path])
+      let animated = try runCLI([
+        "animate", path, "-o", folder.appendingPathComponent("f\(extra)").path, "--backend", "cpu",
+      ])
+      #expect(validated.status == (extra ? 1 : 0) && animated.status == validated.status, "\(validated.stderr)")
+      if extra {
+        // One line each, the same complaint.
+        #expect(validated.stderr.split(separator: "\n").count == 1 && validated.stderr == animated.stderr)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("ftrue").path))
+      }
+    }
+  }
+
   @Test("bad views fail at their path with the fix")
   func badViews() throws {
     func failure(_ content: () -> some View) -> String {
