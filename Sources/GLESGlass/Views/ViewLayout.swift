@@ -372,6 +372,14 @@ struct ViewLayout {
         wrapped.node = LayoutNode(rule, kind: kind, path: path, children: [built.node] + extra)
         return wrapped
       }
+      /// The view, an image, with `change` made to its image layer.
+      func onImage(_ refusal: String, _ change: (inout ImageLayer) -> Void) throws -> Built {
+        guard case .image(let node, var image) = built.drawing else { throw fail(path, refusal) }
+        change(&image)
+        var wrapped = built
+        wrapped.drawing = .image(node, image)
+        return wrapped
+      }
       switch modifier {
       case .padding(let insets):
         for (edge, value) in [
@@ -450,21 +458,11 @@ struct ViewLayout {
         wrapped.drawing = .glassAttributes([modifier], built.drawing)
         return wrapped
       case .clipShape(let shape):
-        guard case .image(let node, var image) = built.drawing else {
-          throw fail(path, "clipShape applies to an image here; give other views their shape directly")
+        return try onImage("clipShape applies to an image here; give other views their shape directly") {
+          $0.clipShape = shape
         }
-        image.clipShape = shape
-        var wrapped = built
-        wrapped.drawing = .image(node, image)
-        return wrapped
       case .backgroundExtensionEffect(let ext):
-        guard case .image(let node, var image) = built.drawing else {
-          throw fail(path, "backgroundExtensionEffect applies to an image")
-        }
-        image.backgroundExtension = ext
-        var wrapped = built
-        wrapped.drawing = .image(node, image)
-        return wrapped
+        return try onImage("backgroundExtensionEffect applies to an image") { $0.backgroundExtension = ext }
       case .font, .fontWeight, .foregroundStyle, .lineLimit, .multilineTextAlignment, .buttonStyle, .tint,
         .textFieldStyle, .containerShape:
         return built
