@@ -17,7 +17,7 @@ struct GlassSnapshotStrategyTests {
   static func card(_ edit: (String) -> String = { $0 }) throws -> GLESGlass.Scene {
     let path = example.appendingPathComponent("Scenes/card.json").path
     let text = edit(try String(contentsOfFile: path, encoding: .utf8))
-    return try Scene(json: Array(text.utf8), directory: (path as NSString).deletingLastPathComponent)
+    return try Scene(json: Array(text.utf8))
   }
 
   /// The path a failure message names after `label`.

@@ -196,6 +196,7 @@ struct RenderCachesTests {
     tiny.fontMatchBytes = 0
     tiny.glyphBytes = 0
     tiny.textMaskBytes = 0
+    tiny.textLayoutBytes = 0
     tiny.iconBytes = 0
     tiny.imageBytes = 0
     let cold = try Renderer(backend: .cpu, caches: RenderCaches(budgets: tiny))
@@ -222,7 +223,7 @@ struct RenderCachesTests {
     _ = try a.render(try Self.label("Owned", x: 10), images: [:], timings: &timings)
     #expect(
       a.caches.stats.filter { $0.entries > 0 }.map(\.name) == [
-        "fonts", "font matches", "glyphs", "text masks", "icons",
+        "fonts", "font matches", "glyphs", "text masks", "text layouts", "icons",
       ])
     let b = try Renderer(backend: .cpu)
     #expect(b.caches.stats.allSatisfy { $0.entries == 0 }, "\(b.caches.stats)")
@@ -274,7 +275,8 @@ struct BackdropLuminanceTests {
              "backgroundExtensionEffect": {"leading": 200, "sigma": 0}},
             {"type": "glass", "glass": "clear", "frame": {"x": 10, "y": 20}, "content": {"text": "HHHH", "font": "title"}}
             """#
-        ).utf8))
+        ).utf8)
+    ).laidOut(images: SceneImages([:]))
     let black = RGBAImage(width: 40, height: 100) { _, _ in SIMD4(0, 0, 0, 255) }
     let image = try TestBackend.cpu.render(scene, images: ["black.png": black])
     guard case .glass(let glass) = scene.layers[1] else { throw GlassError(.invalidScene, "not glass") }

@@ -35,7 +35,8 @@ struct TextSceneTests {
   ) throws -> Scene {
     try Scene(
       json: Array(
-        SceneJSON.scene(width: width, height: height, scale: scale, background: background, layers: layers).utf8))
+        SceneJSON.scene(width: width, height: height, scale: scale, background: background, layers: layers).utf8)
+    ).laidOut(images: SceneImages([:]))
   }
 
   /// hb-shape's advance of `text` in the font file at `points`, in points.
@@ -267,19 +268,19 @@ struct TextSceneTests {
       Button("Toggle").buttonStyle(.glassProminent).frame(x: 20, y: 30)
       Button("Toggle").buttonStyle(.glass).frame(x: 20, y: 90)
     }
-    #expect(built.layers == scene.layers)
+    #expect(try built.laidOut(images: SceneImages([:])).layers == scene.layers)
   }
 
   @Test("the seed's examples in Swift build the same scene as in JSON, and write and read back")
   func swiftAPI() throws {
-    let json = try Self.scene(
-      #"""
+    let layers = #"""
       {"type": "glass", "frame": {"x": 20, "y": 20}, "content": {"text": "Hello, World!", "font": "title"}},
       {"type": "glass", "shape": {"type": "roundedRect", "cornerRadius": 16}, "frame": {"x": 20, "y": 100}, "content": {"text": "Hello, World!", "font": "title"}},
       {"type": "glass", "glass": {"variant": "regular", "tint": "orange", "interactive": true}, "frame": {"x": 20, "y": 180}, "content": {"text": "Hello, World!", "font": "title"}},
       {"type": "material", "material": "regular", "shape": {"type": "roundedRect", "cornerRadius": 8}, "frame": {"x": 250, "y": 20}, "content": {"text": "Flag", "systemImage": "flag.fill"}},
       {"type": "text", "text": "Caption", "font": "caption", "fontWeight": "semibold", "foregroundStyle": "white", "lineLimit": 2, "multilineTextAlignment": "center", "frame": {"x": 250, "y": 100, "width": 120}}
-      """#)
+      """#
+    let json = try Self.scene(layers)
     let built = Scene(width: 400, height: 300) {
       Text("Hello, World!").font(.title).padding().frame(x: 20, y: 20).glassEffect()
       Text("Hello, World!").font(.title).padding().frame(x: 20, y: 100).glassEffect(in: .rect(cornerRadius: 16))
@@ -290,8 +291,17 @@ struct TextSceneTests {
       Text("Caption").font(.caption).fontWeight(.semibold).foregroundStyle(.white).lineLimit(2)
         .multilineTextAlignment(.center).frame(x: 250, y: 100, width: 120)
     }
-    #expect(built == json)
-    #expect(try Scene(json: Array(json.json.utf8)) == json)
+    #expect(try built.laidOut(images: SceneImages([:])) == json)
+    // As read and as built, before layout: the same frames to fit, written back as read.
+    let read = try Self.read(layers)
+    #expect(built == read)
+    #expect(try Scene(json: Array(read.json.utf8)) == read)
+    #expect(!read.json.contains("\"width\" : 0"), "the sides to fit are written as they were, left out")
+  }
+
+  /// `layers` read, not laid out.
+  static func read(_ layers: String) throws -> Scene {
+    try Scene(json: Array(SceneJSON.scene(width: 400, height: 300, layers: layers).utf8))
   }
 
   /// The error reading `layers` (in a scene file in `directory` when given).
@@ -300,7 +310,7 @@ struct TextSceneTests {
       if let directory {
         let path = directory.appendingPathComponent("scene.json")
         try Data(SceneJSON.scene(width: 300, height: 200, layers: layers).utf8).write(to: path)
-        _ = try SceneFile(path: path.path)
+        _ = try SceneFile(path: path.path).laidOut()
       } else {
         _ = try scene(layers)
       }

@@ -166,7 +166,7 @@ struct TextShapingTests {
     for (name, words) in cases {
       try Self.writeScene(font: name, in: folder)
       let error = #expect(throws: GlassError.self) {
-        _ = try SceneFile(path: folder.appendingPathComponent("scene.json").path)
+        _ = try SceneFile(path: folder.appendingPathComponent("scene.json").path).laidOut()
       }
       #expect(error?.jsonPath == "layers[0].font.file", "\(String(describing: error))")
       let line = "\(String(describing: error))"

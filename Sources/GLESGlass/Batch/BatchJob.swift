@@ -315,7 +315,7 @@ public struct BatchManifest: Sequence, Sendable {
         if let problem = FilePaths.problem(with: path) { throw sceneNode.fail(problem) }
         scene = .file(Self.resolve(path, in: directory))
       case .object:
-        let inline = try Scene(node: sceneNode, directory: directory)
+        let inline = try Scene(node: sceneNode)
         do {
           try inline.validate()
         } catch let error as GlassError {

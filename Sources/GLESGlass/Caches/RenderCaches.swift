@@ -10,6 +10,9 @@ public struct CacheBudgets: Sendable, Hashable {
   public var glyphBytes = 4 << 20
   /// Text masks, as the renders drew them (4 bytes a pixel).
   public var textMaskBytes = 12 << 20
+  /// Text laid out in points (its shaped lines), as layout measured it and
+  /// lowering draws it, per text and width.
+  public var textLayoutBytes = 4 << 20
   /// Icons' coverage, per name and size.
   public var iconBytes = 4 << 20
   /// Decoded images and copies fitted to frames (`ImageCache`).
@@ -19,7 +22,8 @@ public struct CacheBudgets: Sendable, Hashable {
   public var textureBytes = 96 << 20
 
   /// The defaults: 64 MiB of fonts, 1 MiB of matches, 4 MiB of glyphs, 12 MiB of
-  /// text masks, 4 MiB of icons, 256 MiB of images, 96 MiB of textures.
+  /// text masks, 4 MiB of text layouts, 4 MiB of icons, 256 MiB of images, 96 MiB
+  /// of textures.
   public init() {}
 
   /// Glyphs and text masks together (`glass-gpu batch --text-cache`): setting it
@@ -50,6 +54,7 @@ public final class RenderCaches: @unchecked Sendable {
   public let images: ImageCache
   let glyphs: LRUCache<TextRaster.Key, TextRaster.Glyph>
   let textMasks: LRUCache<TextMaskKey, TextMask?>
+  let textLayouts: LRUCache<TextLayoutKey, ContentLayout>
   let icons: LRUCache<IconKey, [UInt8]>
   private let lock = NSLock()
   private var attached: [@Sendable () -> CacheStats] = []
@@ -61,14 +66,30 @@ public final class RenderCaches: @unchecked Sendable {
     images = ImageCache(capacityBytes: budgets.imageBytes)
     glyphs = LRUCache("glyphs", budgetBytes: budgets.glyphBytes)
     textMasks = LRUCache("text masks", budgetBytes: budgets.textMaskBytes)
+    textLayouts = LRUCache("text layouts", budgetBytes: budgets.textLayoutBytes)
     icons = LRUCache("icons", budgetBytes: budgets.iconBytes)
   }
 
   /// What every cache holds and has done, in a fixed order: fonts, font matches,
-  /// glyphs, text masks, icons, images, then textures when a GPU renderer keeps them.
+  /// glyphs, text masks, text layouts, icons, images, then textures when a GPU
+  /// renderer keeps them.
   public var stats: [CacheStats] {
     let more = lock.withLock { attached }
-    return fonts.stats + [glyphs.stats, textMasks.stats, icons.stats, images.stats] + more.map { $0() }
+    return fonts.stats + [glyphs.stats, textMasks.stats, textLayouts.stats, icons.stats, images.stats]
+      + more.map { $0() }
+  }
+
+  /// `content` laid out within `maxWidth` points (nil or infinity: one line per
+  /// paragraph), its fonts found relative to `directory`: from the cache when
+  /// this text was laid out within this width already (layout measures a text,
+  /// lowering draws that same layout), else laid out now and kept. Errors are
+  /// `ContentLayout`'s, not kept.
+  func contentLayout(_ content: TextContent, maxWidth: Double?, directory: String) throws -> ContentLayout {
+    let width = maxWidth.flatMap { $0.isInfinite ? nil : $0 }
+    let key = TextLayoutKey(content, maxWidth: width, directory: directory)
+    return try textLayouts.value(forKey: key, bytes: { $0.bytes + key.bytes }) {
+      try ContentLayout(content, maxWidth: width, directory: directory, caches: self)
+    }
   }
 
   /// The stats of the cache named `name` (`CacheStats.name`), if there is one.
@@ -81,8 +102,8 @@ public final class RenderCaches: @unchecked Sendable {
     lock.withLock { attached.append(stats) }
   }
 
-  /// The caches that text laid out during `body` uses when it is given none: a
-  /// scene file read in `body` measures its sized-to-fit text with these fonts.
+  /// The caches that text laid out during `body` uses when it is given none:
+  /// `Scene.laidOut` and `TextContent.size` called in `body` measure with these.
   public func use<T>(_ body: () throws -> T) rethrows -> T {
     try Self.$current.withValue(self, operation: body)
   }

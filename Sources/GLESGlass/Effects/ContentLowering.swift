@@ -109,9 +109,10 @@ extension SceneLowering {
       ) {
         let layout: ContentLayout
         do {
-          // A thousandth of a point of slack: a frame fitted to the text, less its
-          // padding, must not wrap it through rounding.
-          layout = try ContentLayout(text, maxWidth: box.width + 0.001, directory: images.directory, caches: caches)
+          // Text that layout measured is drawn as it was measured: the same layout,
+          // from the caches. Other text wraps within its box.
+          layout = try caches.contentLayout(
+            text, maxWidth: text.lineBreakWidth ?? box.width, directory: images.directory)
         } catch let error as GlassError {
           throw error.located(GlassError.Location(jsonPath: at))
         }

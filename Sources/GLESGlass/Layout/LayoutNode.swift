@@ -94,6 +94,9 @@ public final class LayoutNode: @unchecked Sendable {
   /// `ignoresSafeArea(edges:)`: the edges of the safe area this view's frame
   /// extends past, to the canvas's, where it touches them once placed.
   var ignoredSafeAreaEdges: EdgeSet = []
+  /// The proposal this view's size was taken under where it was last placed
+  /// (nil until then): what a text's lines are broken for when it is drawn.
+  @exclusivity(unchecked) private(set) var placedProposal: ProposedViewSize?
 
   private struct Answer {
     var proposal: ProposedViewSize
@@ -208,6 +211,7 @@ public final class LayoutNode: @unchecked Sendable {
     at frame: PointRect, proposal: ProposedViewSize, depth: Int, area: SafeArea?,
     visit: (LayoutNode, ResolvedView) -> Void
   ) {
+    placedProposal = proposal
     var frame = frame
     var proposal = proposal
     if let area, !ignoredSafeAreaEdges.isEmpty {

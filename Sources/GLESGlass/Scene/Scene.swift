@@ -378,6 +378,8 @@ public struct ShapeLayer: Hashable, Sendable {
   public var containerShape: ContainerShape?
   /// Text or an image drawn on the shape.
   public var content: GlassContent?
+  /// The sides of `frame` sized to the text content in layout (nil: none).
+  public var fit: ContentFit?
 
   /// Makes a shape layer.
   public init(
@@ -403,6 +405,8 @@ public struct MaterialLayer: Hashable, Sendable {
   public var containerShape: ContainerShape?
   /// Text or an image drawn on the panel.
   public var content: GlassContent?
+  /// The sides of `frame` sized to the text content in layout (nil: none).
+  public var fit: ContentFit?
 
   /// Makes a material layer.
   public init(
@@ -440,6 +444,8 @@ public struct GlassLayer: Hashable, Sendable {
   /// `glassEffectTransition(_:)`: how this glass appears or disappears in a
   /// transition (nil: `matchedGeometry`).
   public var effectTransition: GlassEffectTransition?
+  /// The sides of `frame` sized to the text content in layout (nil: none).
+  public var fit: ContentFit?
 
   /// Makes a glass layer.
   public init(
@@ -454,6 +460,60 @@ public struct GlassLayer: Hashable, Sendable {
     self.optics = optics
     self.containerShape = containerShape
     self.unionID = unionID
+  }
+}
+
+/// The sides of a layer's frame that are sized to its text: those a frame written
+/// with a position alone leaves out (`{"x": 20, "y": 40}` in a scene file,
+/// `Text("…").frame(x: 20, y: 40)` in Swift). They are sized where the scene is
+/// laid out, in `Renderer.prepare` (`Scene.laidOut`), to the text measured with
+/// the renderer's fonts plus the padding on each side (the text wrapped within a
+/// given width less the padding); until then they are 0. Reading a scene
+/// measures nothing, so it needs no fonts.
+public struct ContentFit: Hashable, Sendable {
+  /// Whether the width is the text's plus `horizontalPadding` on each side.
+  public var width: Bool
+  /// Whether the height is the text's plus `verticalPadding` on each side.
+  public var height: Bool
+  /// Space between the text and the left and right sides, in points.
+  public var horizontalPadding: Double
+  /// Space between the text and the top and bottom sides, in points.
+  public var verticalPadding: Double
+  /// Where the text's fields are written, relative to the layer, for errors
+  /// found when it is measured (`content`; empty: on the layer itself, as a text
+  /// layer's and a button's are). Not part of the value.
+  var fieldsPath = "content"
+
+  /// Sides to fit, and the padding around the text on each axis, in points.
+  public init(width: Bool, height: Bool, horizontalPadding: Double = 0, verticalPadding: Double = 0) {
+    self.width = width
+    self.height = height
+    self.horizontalPadding = horizontalPadding
+    self.verticalPadding = verticalPadding
+  }
+
+  /// The sides not given of a frame that gives `width` and `height` or not, with
+  /// `padding` on each side (nil when both are given: nothing to fit).
+  public init?(width: Double?, height: Double?, horizontalPadding: Double, verticalPadding: Double) {
+    guard width == nil || height == nil else { return nil }
+    self.init(
+      width: width == nil, height: height == nil, horizontalPadding: horizontalPadding,
+      verticalPadding: verticalPadding)
+  }
+
+  /// Equal when they fit the same sides with the same padding (where the fields
+  /// were written is not compared).
+  public static func == (a: ContentFit, b: ContentFit) -> Bool {
+    a.width == b.width && a.height == b.height && a.horizontalPadding == b.horizontalPadding
+      && a.verticalPadding == b.verticalPadding
+  }
+
+  /// Hashes what `==` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(width)
+    hasher.combine(height)
+    hasher.combine(horizontalPadding)
+    hasher.combine(verticalPadding)
   }
 }
 

@@ -61,6 +61,10 @@ public enum GlassEffectTransition: String, Hashable, Sendable, CaseIterable {
 /// progress `p` (a spring's may overshoot 1 and bounce; a value stays within the
 /// range `validate()` checks, so every moment of a valid scene validates).
 ///
+/// Text that layout measured (`TextContent.lineBreakWidth`) breaks into the
+/// lines of the state the moment is nearer to: lines do not reflow frame by
+/// frame as the frame's width moves between the two.
+///
 /// Text (a text layer, a label, a button's title, text on glass, a material or a
 /// shape) interpolates its frame, opacity and `foregroundStyle` when only those
 /// differ. Text that changes otherwise (its string, icon, font, line limit or
@@ -408,6 +412,9 @@ extension Scene {
       a.alignment == b.alignment
     else { return nil }
     var text = b
+    // Lines break as in the state the moment is nearer to (each state's text
+    // keeps the width layout measured it within).
+    if p < 0.5 { text.lineBreakWidth = a.lineBreakWidth }
     switch (a.foregroundStyle, b.foregroundStyle) {
     case (nil, nil): break
     case (let x?, let y?):

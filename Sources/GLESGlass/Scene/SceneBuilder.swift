@@ -130,6 +130,14 @@ public protocol FramedElement: SceneElement {
   var glassContent: GlassContent? { get }
   /// Whether `frame(x:y:…)` placed it at absolute points.
   var isPlaced: Bool { get }
+  /// The sides of `frame` layout sizes to its text (nil: none; `Text`'s when
+  /// placed without a width or a height).
+  var fit: ContentFit? { get }
+}
+
+extension FramedElement {
+  /// None: the frame is given in full.
+  public var fit: ContentFit? { nil }
 }
 
 extension FramedElement {
@@ -138,8 +146,9 @@ extension FramedElement {
   public func glassEffect(
     _ glass: Glass = .regular, in shape: Shape = .capsule, optics: [String: Double] = [:]
   ) -> GlassEffectElement {
-    let layer = GlassLayer(
+    var layer = GlassLayer(
       glass: glass, shape: shape, frame: frame, content: glassContent, optics: GlassOptics.Overrides(optics))
+    layer.fit = fit
     return GlassEffectElement(glassLayer: layer, source: isPlaced ? nil : viewNode)
   }
 

@@ -16,13 +16,13 @@ public struct SceneFile: Sendable {
   /// The largest scene file read, in bytes.
   public static let maximumBytes = 64 << 20
 
-  /// Reads and validates a scene file. Text sized to fit is measured with the
-  /// caches bound by `RenderCaches.use`, else with caches of this read's own.
+  /// Reads and validates a scene file. Nothing is measured (no fonts are opened):
+  /// see `Scene(json:)`.
   public init(path: String) throws {
     let bytes = try PNGCodec.readFile(path, maxBytes: Self.maximumBytes, what: "a scene file (at most 64 MB)")
     let directory = (path as NSString).deletingLastPathComponent
     do {
-      scene = try RenderCaches.scoped.use { try Scene(json: bytes, directory: directory.isEmpty ? "." : directory) }
+      scene = try Scene(json: bytes)
     } catch let error as GlassError {
       throw error.located(file: path)
     }

@@ -101,15 +101,11 @@ struct JSONObject {
 
 extension Scene {
   /// Reads a scene file's bytes; every error names the JSON path and how to fix it.
-  /// The values are validated (`validate()`); images are not read here. Text is
-  /// laid out here, to size the frames that give only a position and to check its
-  /// fonts; font files are relative to `directory` (the scene file's folder).
-  /// Its fonts are those of the caches bound by `RenderCaches.use`, else of caches
-  /// made for this one call and shared by all its text (each text laid out with
-  /// caches of its own opened and matched its font again: a scene of a few dozen
-  /// texts then took seconds to read under AddressSanitizer, which the fuzzer
-  /// found).
-  public init(json bytes: [UInt8], directory: String = ".") throws {
+  /// The values are validated (`validate()`); images are not read here, and
+  /// nothing is measured: frames sized to their text (`ContentFit`) and view
+  /// trees are laid out in `Renderer.prepare` (`Scene.laidOut`), with the
+  /// renderer's fonts, so reading needs none.
+  public init(json bytes: [UInt8]) throws {
     let root: JSONValue
     do {
       root = try JSONValue.parse(bytes)
@@ -118,14 +114,11 @@ extension Scene {
         .invalidScene, "\(error.message); the file must be JSON",
         at: GlassError.Location(line: error.line, column: error.column))
     }
-    self = try RenderCaches.scoped.use {
-      let scene = try Scene(node: JSONNode(value: root, path: ""), directory: directory)
-      try scene.validate()
-      return scene
-    }
+    self = try Scene(node: JSONNode(value: root, path: ""))
+    try validate()
   }
 
-  init(node: JSONNode, directory: String) throws {
+  init(node: JSONNode) throws {
     let o = try node.object([
       "version", "size", "scale", "background", "layers", "body", "safeAreaInsets", "states", "transition",
     ])
@@ -145,9 +138,9 @@ extension Scene {
       self.scale = Int(value)
     }
     if let background = o["background"] { self.background = try Self.background(background) }
-    let layer = { (node: JSONNode) in try Self.layer(node, directory: directory) }
+    let layer = { (node: JSONNode) in try Self.layer(node) }
     if let layers = o["layers"] { self.layers = try layers.array().map(layer) }
-    let views = ViewReader(directory: directory, scale: scale)
+    let views = ViewReader(scale: scale)
     if let body = o["body"] { self.body = try views.view(body) }
     if let insets = o["safeAreaInsets"] { self.safeAreaInsets = try views.safeAreaInsets(insets, canvas: self.size) }
     if let states = o["states"] {
@@ -290,22 +283,44 @@ extension Scene {
       startRadius: try o["startRadius"]?.number() ?? 0, endRadius: try o.required("endRadius").number())
   }
 
-  /// A frame; with text content, `width` and `height` may be left out, and are then
-  /// the content's size plus its padding (`PointRect.fitting`). Text content is
-  /// laid out here either way, so a font that cannot be had or an unknown icon
-  /// fails with the content's JSON path (`contentPath`).
+  /// A frame; with text content, `width` and `height` may be left out, and are
+  /// then sized to the text plus its padding (`ContentFit`) where the scene is
+  /// laid out, not here: reading measures nothing. `fitPadding` (`{"horizontal",
+  /// "vertical"}`, points) replaces the content's padding for that sizing, as a
+  /// button's style does; the writer writes it only then.
+  static func frame(_ node: JSONNode, fitting content: GlassContent?) throws -> (PointRect, ContentFit?) {
+    guard content?.text != nil, let padding = content?.padding else { return (try rect(node), nil) }
+    return try frame(node, fittingWith: padding, padding)
+  }
+
+  /// A frame sized to fit text with `horizontal` and `vertical` padding unless
+  /// it says otherwise (`fitPadding`).
   static func frame(
-    _ node: JSONNode, fitting content: GlassContent?, contentPath: String, directory: String
-  ) throws -> PointRect {
-    guard let text = content?.text, let padding = content?.padding else { return try rect(node) }
-    let o = try node.object(["x", "y", "width", "height"])
-    do {
-      return try PointRect.fitting(
-        text, x: try o["x"]?.number() ?? 0, y: try o["y"]?.number() ?? 0, width: try o["width"]?.number(),
-        height: try o["height"]?.number(), padding: padding, directory: directory)
-    } catch let error as GlassError {
-      throw error.located(GlassError.Location(jsonPath: contentPath))
+    _ node: JSONNode, fittingWith horizontal: Double, _ vertical: Double
+  ) throws -> (PointRect, ContentFit?) {
+    let o = try node.object(["x", "y", "width", "height", "fitPadding"])
+    let width = try o["width"]?.number()
+    let height = try o["height"]?.number()
+    let frame = PointRect(
+      x: try o["x"]?.number() ?? 0, y: try o["y"]?.number() ?? 0, width: width ?? 0, height: height ?? 0)
+    var horizontal = horizontal
+    var vertical = vertical
+    if let fitPadding = o["fitPadding"] {
+      guard width == nil || height == nil else {
+        throw fitPadding.fail("fitPadding sizes a side not given, and this frame gives both; leave it out")
+      }
+      let f = try fitPadding.object(["horizontal", "vertical"])
+      horizontal = try f.required("horizontal").number()
+      vertical = try f.required("vertical").number()
+      for (key, value) in [("horizontal", horizontal), ("vertical", vertical)] where !Scene.spacings.contains(value) {
+        throw JSONNode(value: .null, path: fitPadding.child(key)).fail(
+          "\(ParameterSpec.format(value)) pt is out of range; give 0 to \(ParameterSpec.format(Scene.spacings.upperBound)) pt"
+        )
+      }
     }
+    return (
+      frame, ContentFit(width: width, height: height, horizontalPadding: horizontal, verticalPadding: vertical)
+    )
   }
 
   static let textStyles = Dictionary(uniqueKeysWithValues: Font.styles.map { ($0.name, $0.font) })
@@ -467,7 +482,7 @@ extension Scene {
     "type", "title", "systemImage", "font", "fontWeight", "foregroundStyle", "buttonStyle", "tint", "frame",
   ]
 
-  static func layer(_ node: JSONNode, directory: String) throws -> Layer {
+  static func layer(_ node: JSONNode) throws -> Layer {
     guard case .object(let members) = node.value else {
       throw node.fail("expected an object, found \(node.value.kind)")
     }
@@ -486,33 +501,31 @@ extension Scene {
     case "shape":
       let o = try node.object(["type", "shape", "frame", "fill", "containerShape", "content"])
       let content = try o["content"].map(Self.content)
-      return .shape(
-        ShapeLayer(
-          shape: try o["shape"].map(shape) ?? .rect,
-          frame: try frame(
-            o.required("frame"), fitting: content, contentPath: node.child("content"), directory: directory),
-          fill: try fill(o.required("fill")), containerShape: try o["containerShape"].map(containerShape),
-          content: content))
+      let (frame, fit) = try frame(o.required("frame"), fitting: content)
+      var layer = ShapeLayer(
+        shape: try o["shape"].map(shape) ?? .rect, frame: frame, fill: try fill(o.required("fill")),
+        containerShape: try o["containerShape"].map(containerShape), content: content)
+      layer.fit = fit
+      return .shape(layer)
     case "material":
       let o = try node.object(["type", "material", "shape", "frame", "containerShape", "content"])
       let content = try o["content"].map(Self.content)
-      return .material(
-        MaterialLayer(
-          material: try o.required("material").choice(materials, what: "material"),
-          shape: try o["shape"].map(shape) ?? .rect,
-          frame: try frame(
-            o.required("frame"), fitting: content, contentPath: node.child("content"), directory: directory),
-          containerShape: try o["containerShape"].map(containerShape), content: content))
+      let (frame, fit) = try frame(o.required("frame"), fitting: content)
+      var layer = MaterialLayer(
+        material: try o.required("material").choice(materials, what: "material"),
+        shape: try o["shape"].map(shape) ?? .rect, frame: frame,
+        containerShape: try o["containerShape"].map(containerShape), content: content)
+      layer.fit = fit
+      return .material(layer)
     case "glass":
-      return .glass(try glassLayer(node, typed: true, directory: directory))
+      return .glass(try glassLayer(node, typed: true))
     case "text":
       let o = try node.object(["type", "frame", "opacity"] + textFields)
-      let content = GlassContent(try text(o), padding: 0)
-      return .text(
-        TextLayer(
-          content.text ?? TextContent(""),
-          frame: try frame(o.required("frame"), fitting: content, contentPath: node.path, directory: directory),
-          opacity: try o["opacity"]?.number() ?? 1))
+      let text = try text(o)
+      let (frame, fit) = try frame(o.required("frame"), fitting: GlassContent(text, padding: 0))
+      var layer = TextLayer(text, frame: frame, opacity: try o["opacity"]?.number() ?? 1)
+      layer.fit = fit
+      return .text(layer)
     case "button":
       let o = try node.object(buttonFields)
       guard o["title"] != nil || o["systemImage"] != nil else {
@@ -524,25 +537,28 @@ extension Scene {
       if let weight = o["fontWeight"] { label.font.weight = try weight.choice(fontWeights, what: "font weight") }
       if let style = o["foregroundStyle"] { label.foregroundStyle = try fill(style) }
       let style = try o["buttonStyle"]?.choice(buttonStyles, what: "button style") ?? .glass
-      let f = try o.required("frame").object(["x", "y", "width", "height"])
+      // The label's fields sit on the button, its text as the title.
       do {
-        return .glass(
-          try style.glassLayer(
-            label, x: try f["x"]?.number() ?? 0, y: try f["y"]?.number() ?? 0, width: try f["width"]?.number(),
-            height: try f["height"]?.number(), tint: try o["tint"].map(color), directory: directory))
+        try SceneValidator().text("", label)
       } catch let error as GlassError {
-        // The label's fields sit on the button, except its text, the title.
-        throw error.jsonPath == "text"
-          ? GlassError(
-            error.code, error.message, cause: error.cause, at: GlassError.Location(jsonPath: node.child("title")))
-          : error.located(GlassError.Location(jsonPath: node.path))
+        let field = error.jsonPath == ".text" ? "title" : String((error.jsonPath ?? "").dropFirst())
+        throw GlassError(
+          error.code, error.message, cause: error.cause, at: GlassError.Location(jsonPath: node.child(field)))
       }
+      let (frame, fit) = try frame(
+        o.required("frame"), fittingWith: ButtonStyle.horizontalPadding, ButtonStyle.verticalPadding)
+      var layer = style.glassLayer(
+        label, x: frame.x, y: frame.y, width: fit?.width == true ? nil : frame.width,
+        height: fit?.height == true ? nil : frame.height, tint: try o["tint"].map(color))
+      layer.fit = fit
+      layer.fit?.fieldsPath = ""
+      return .glass(layer)
     case "glassContainer":
       let o = try node.object(["type", "spacing", "glass", "containerShape"])
       return .container(
         GlassContainer(
           spacing: try o["spacing"]?.number() ?? 0,
-          glass: try o.required("glass").array().map { try glassLayer($0, typed: false, directory: directory) },
+          glass: try o.required("glass").array().map { try glassLayer($0, typed: false) },
           containerShape: try o["containerShape"].map(containerShape)))
     case let other:
       throw typeNode.fail(
@@ -550,16 +566,16 @@ extension Scene {
     }
   }
 
-  static func glassLayer(_ node: JSONNode, typed: Bool, directory: String) throws -> GlassLayer {
+  static func glassLayer(_ node: JSONNode, typed: Bool) throws -> GlassLayer {
     let fields = [
       "glass", "shape", "frame", "content", "optics", "containerShape", "glassEffectUnion", "glassEffectID",
       "glassEffectTransition",
     ]
     let o = try node.object(typed ? ["type"] + fields : fields)
     let content = try o["content"].map(Self.content)
-    var layer = GlassLayer(
-      frame: try frame(o.required("frame"), fitting: content, contentPath: node.child("content"), directory: directory),
-      content: content)
+    let (frame, fit) = try frame(o.required("frame"), fitting: content)
+    var layer = GlassLayer(frame: frame, content: content)
+    layer.fit = fit
     if let g = o["glass"] { layer.glass = try glass(g) }
     if let s = o["shape"] { layer.shape = try shape(s) }
     if let optics = o["optics"] { layer.optics = try Self.optics(optics) }
@@ -715,6 +731,23 @@ extension Scene {
     ])
   }
 
+  /// A frame whose sides `fit` sizes to the content are left out, as they were
+  /// written; `fitPadding` when its padding is not the content's (`padding`).
+  static func encode(_ rect: PointRect, fit: ContentFit?, padding: Double) -> JSONValue {
+    guard let fit else { return encode(rect) }
+    var members: [(key: String, value: JSONValue)] = [("x", .number(rect.x)), ("y", .number(rect.y))]
+    if !fit.width { members.append(("width", .number(rect.width))) }
+    if !fit.height { members.append(("height", .number(rect.height))) }
+    if fit.horizontalPadding != padding || fit.verticalPadding != padding {
+      members.append(
+        (
+          "fitPadding",
+          .object([("horizontal", .number(fit.horizontalPadding)), ("vertical", .number(fit.verticalPadding))])
+        ))
+    }
+    return .object(members)
+  }
+
   static func encode(_ corner: ConcentricCorner) -> JSONValue {
     switch corner {
     case .fixed(let r): return .number(r)
@@ -798,7 +831,10 @@ extension Scene {
 
   static func encode(_ glass: GlassLayer, typed: Bool) -> JSONValue {
     var members: [(key: String, value: JSONValue)] = typed ? [("type", .string("glass"))] : []
-    members += [("glass", encode(glass.glass)), ("shape", encode(glass.shape)), ("frame", encode(glass.frame))]
+    members += [
+      ("glass", encode(glass.glass)), ("shape", encode(glass.shape)),
+      ("frame", encode(glass.frame, fit: glass.fit, padding: glass.content?.padding ?? 0)),
+    ]
     members += encode(glass.content)
     if !glass.optics.isEmpty { members.append(("optics", encode(glass.optics))) }
     members += encode(glass.containerShape)
@@ -842,16 +878,21 @@ extension Scene {
       return .object(members)
     case .shape(let l):
       return .object(
-        [("type", .string("shape")), ("shape", encode(l.shape)), ("frame", encode(l.frame)), ("fill", encode(l.fill))]
+        [
+          ("type", .string("shape")), ("shape", encode(l.shape)),
+          ("frame", encode(l.frame, fit: l.fit, padding: l.content?.padding ?? 0)), ("fill", encode(l.fill)),
+        ]
           + encode(l.containerShape) + encode(l.content))
     case .material(let l):
       return .object(
         [
           ("type", .string("material")), ("material", .string(l.material.rawValue)), ("shape", encode(l.shape)),
-          ("frame", encode(l.frame)),
+          ("frame", encode(l.frame, fit: l.fit, padding: l.content?.padding ?? 0)),
         ] + encode(l.containerShape) + encode(l.content))
     case .text(let l):
-      var members: [(key: String, value: JSONValue)] = [("type", .string("text")), ("frame", encode(l.frame))]
+      var members: [(key: String, value: JSONValue)] = [
+        ("type", .string("text")), ("frame", encode(l.frame, fit: l.fit, padding: 0)),
+      ]
       if l.opacity != 1 { members.append(("opacity", .number(l.opacity))) }
       return .object(members + encode(l.text))
     case .glass(let l):

@@ -23,6 +23,12 @@ public struct TextContent: Hashable, Sendable {
   public var lineLimit: Int?
   /// How the lines align with each other (`multilineTextAlignment`).
   public var alignment: TextAlignment
+  /// The width, in points, layout measured the text within: its lines break
+  /// there when it is drawn, whatever its frame (infinity: one line per
+  /// paragraph). Set by `Scene.laidOut` (`Renderer.prepare`) for the text it
+  /// sizes or places, so what is drawn is what was measured; nil until then,
+  /// and for text in a frame given in full, which wraps within its frame.
+  public internal(set) var lineBreakWidth: Double?
 
   /// The longest text, in Unicode scalars.
   public static let maximumLength = TextLayout.maximumLength
@@ -64,35 +70,14 @@ public struct TextLayer: Hashable, Sendable {
   public var frame: PointRect
   /// Opacity, 0 to 1.
   public var opacity: Double
+  /// The sides of `frame` sized to the text in layout (nil: none).
+  public var fit: ContentFit?
 
   /// Makes a text layer.
   public init(_ text: TextContent, frame: PointRect, opacity: Double = 1) {
     self.text = text
     self.frame = frame
     self.opacity = opacity
-  }
-}
-
-extension PointRect {
-  /// A frame from a position and a size that may be given in part: what is not
-  /// given is the content's size plus `padding` on each side, the content laid
-  /// out within the width less the padding when the width is given. With
-  /// `checkingSize`, a side so fitted that is longer than a frame's may be throws
-  /// at the text (`TextContent.checkFitted`).
-  static func fitting(
-    _ content: TextContent, x: Double, y: Double, width: Double?, height: Double?, padding: Double,
-    directory: String, checkingSize: Bool = true
-  ) throws -> PointRect {
-    let maxWidth = width.map { max(0, $0 - 2 * padding) }
-    let size = try content.size(maxWidth: maxWidth, directory: directory)
-    let frame = PointRect(
-      x: x, y: y, width: width ?? size.width + 2 * padding, height: height ?? size.height + 2 * padding)
-    if checkingSize {
-      try content.checkFitted(
-        PointSize(width: frame.width, height: frame.height), fittedWidth: width == nil, fittedHeight: height == nil,
-        maxWidth: maxWidth)
-    }
-    return frame
   }
 }
 

@@ -42,20 +42,30 @@ public struct Text: FramedElement {
     return paddingPoints == 0 ? node : node.modified(.padding(EdgeInsets(all: paddingPoints)))
   }
 
-  /// The frame: as given, or fitted to the text (zero-sized when its font cannot
-  /// be had; rendering then fails with the reason).
+  /// The frame as placed: its top-leading corner, and the sides given (those not
+  /// given are 0 until layout sizes them: `fit`).
   public var frame: PointRect {
-    (try? PointRect.fitting(
-      content, x: origin.x, y: origin.y, width: width, height: height, padding: paddingPoints, directory: ".",
-      checkingSize: false))
-      ?? PointRect(x: origin.x, y: origin.y, width: width ?? 0, height: height ?? 0)
+    PointRect(x: origin.x, y: origin.y, width: width ?? 0, height: height ?? 0)
+  }
+
+  /// The sides layout sizes to the text plus its padding (nil: both given).
+  public var fit: ContentFit? {
+    ContentFit(width: width, height: height, horizontalPadding: paddingPoints, verticalPadding: paddingPoints)
   }
 
   /// Drawn on glass, a material or a shape inside the padding.
   public var glassContent: GlassContent? { GlassContent(content, padding: paddingPoints) }
 
   /// A text layer inside the padding.
-  public var layers: [Layer] { [.text(TextLayer(content, frame: frame.insetBy(paddingPoints)))] }
+  public var layers: [Layer] {
+    var layer = TextLayer(
+      content,
+      frame: PointRect(
+        x: origin.x + paddingPoints, y: origin.y + paddingPoints, width: width.map { $0 - 2 * paddingPoints } ?? 0,
+        height: height.map { $0 - 2 * paddingPoints } ?? 0))
+    layer.fit = ContentFit(width: width, height: height, horizontalPadding: 0, verticalPadding: 0)
+    return [.text(layer)]
+  }
 
   fileprivate func with(_ change: (inout Text) -> Void) -> Text {
     var copy = self
@@ -117,7 +127,9 @@ public struct Text: FramedElement {
   /// `.background(_:in:)` with a material: a panel of `shape` with the text on it.
   public func background(_ material: Material, in shape: Shape = .rect) -> ModifiedElement {
     ModifiedElement(
-      layers: [.material(MaterialLayer(material: material, shape: shape, frame: frame, content: glassContent))],
+      layers: [
+        .material(withFit(MaterialLayer(material: material, shape: shape, frame: frame, content: glassContent)))
+      ],
       source: isPlaced
         ? nil : viewNode.modified(.background(ViewNode(.shape(shape, style: .material(material))), alignment: .center)))
   }
@@ -125,7 +137,7 @@ public struct Text: FramedElement {
   /// `.background(_:in:)` with a colour or gradient: a filled shape with the text on it.
   public func background(_ fill: Fill, in shape: Shape = .rect) -> ModifiedElement {
     ModifiedElement(
-      layers: [.shape(ShapeLayer(shape: shape, frame: frame, fill: fill, content: glassContent))],
+      layers: [.shape(withFit(ShapeLayer(shape: shape, frame: frame, fill: fill, content: glassContent)))],
       source: isPlaced
         ? nil : viewNode.modified(.background(ViewNode(.shape(shape, style: .fill(fill))), alignment: .center)))
   }
@@ -133,6 +145,18 @@ public struct Text: FramedElement {
   /// `.background(_:in:)` with a colour.
   public func background(_ color: Color, in shape: Shape = .rect) -> ModifiedElement {
     background(Fill.color(color), in: shape)
+  }
+
+  private func withFit(_ layer: MaterialLayer) -> MaterialLayer {
+    var copy = layer
+    copy.fit = fit
+    return copy
+  }
+
+  private func withFit(_ layer: ShapeLayer) -> ShapeLayer {
+    var copy = layer
+    copy.fit = fit
+    return copy
   }
 }
 
@@ -186,23 +210,13 @@ public enum ButtonStyle: String, Hashable, Sendable, CaseIterable {
   /// The accent colour prominent buttons take by default.
   public static let accentColor = Color.blue
 
-  /// The button's glass: its frame placed at (`x`, `y`) points and, where `width`
-  /// or `height` is not given, sized to the label plus the padding. Throws, at the
-  /// label's field, for a label that cannot be laid out or is too large for a frame.
+  /// The button's glass placed at (`x`, `y`) points: a capsule of interactive
+  /// glass with the label on it, tinted for `.glassProminent`; where `width` or
+  /// `height` is not given, layout sizes it to the label plus the padding
+  /// (`ContentFit`).
   public func glassLayer(
-    _ label: TextContent, x: Double, y: Double, width: Double? = nil, height: Double? = nil, tint: Color? = nil,
-    directory: String = "."
-  ) throws -> GlassLayer {
-    try glassLayer(
-      label, x: x, y: y, width: width, height: height, tint: tint, directory: directory, checkingSize: true)
-  }
-
-  /// See the public `glassLayer`; without `checkingSize`, a frame too large is
-  /// left for validation to refuse.
-  func glassLayer(
-    _ label: TextContent, x: Double, y: Double, width: Double?, height: Double?, tint: Color?, directory: String,
-    checkingSize: Bool
-  ) throws -> GlassLayer {
+    _ label: TextContent, x: Double, y: Double, width: Double? = nil, height: Double? = nil, tint: Color? = nil
+  ) -> GlassLayer {
     var label = label
     var glass = Glass.regular.interactive()
     if self == .glassProminent {
@@ -211,17 +225,12 @@ public enum ButtonStyle: String, Hashable, Sendable, CaseIterable {
     } else if let tint {
       glass = glass.tint(tint)
     }
-    let maxWidth = width.map { max(0, $0 - 2 * Self.horizontalPadding) }
-    let size = try label.size(maxWidth: maxWidth, directory: directory)
-    let frame = PointRect(
-      x: x, y: y, width: width ?? size.width + 2 * Self.horizontalPadding,
-      height: height ?? size.height + 2 * Self.verticalPadding)
-    if checkingSize {
-      try label.checkFitted(
-        PointSize(width: frame.width, height: frame.height), fittedWidth: width == nil, fittedHeight: height == nil,
-        maxWidth: maxWidth)
-    }
-    return GlassLayer(glass: glass, shape: .capsule, frame: frame, content: GlassContent(label, padding: 0))
+    var layer = GlassLayer(
+      glass: glass, shape: .capsule, frame: PointRect(x: x, y: y, width: width ?? 0, height: height ?? 0),
+      content: GlassContent(label, padding: 0))
+    layer.fit = ContentFit(
+      width: width, height: height, horizontalPadding: Self.horizontalPadding, verticalPadding: Self.verticalPadding)
+    return layer
   }
 }
 
@@ -267,17 +276,10 @@ public struct Button: SceneElement {
     labelView = label().resolvedViewNode
   }
 
-  /// The button's glass; zero-sized, with its label kept, when the label cannot
-  /// be laid out (its font cannot be had, its icon is unknown): rendering then
-  /// fails with the reason and the label's JSON path.
+  /// The button's glass (`ButtonStyle.glassLayer`), sized to its label in layout
+  /// where no width or height is given.
   public var glassLayer: GlassLayer {
-    (try? style.glassLayer(
-      label, x: origin.x, y: origin.y, width: width, height: height, tint: tintColor, directory: ".",
-      checkingSize: false))
-      ?? GlassLayer(
-        glass: Glass.regular.interactive(),
-        frame: PointRect(x: origin.x, y: origin.y, width: width ?? 0, height: height ?? 0),
-        content: GlassContent(label, padding: 0))
+    style.glassLayer(label, x: origin.x, y: origin.y, width: width, height: height, tint: tintColor)
   }
 
   /// The glass layer.

@@ -25,6 +25,14 @@ struct ContentLayout {
   /// The block's size, in points.
   let size: PointSize
 
+  /// About how many bytes the layout holds: its glyphs and lines (for the cache
+  /// of layouts, `RenderCaches.textLayouts`).
+  var bytes: Int {
+    let lines = text?.lines ?? []
+    let glyphs = lines.reduce(0) { sum, line in sum + line.runs.reduce(0) { $0 + $1.glyphs.count } }
+    return 256 + lines.count * 96 + glyphs * 40
+  }
+
   /// Lays out `content` within `maxWidth` points (nil: no wrapping), its fonts from
   /// `caches` (nil: those bound by `RenderCaches.use`, else new ones). Errors carry
   /// the JSON path of the field at fault relative to the content (`font`,
@@ -168,4 +176,30 @@ extension ContentLayout {
       return coverage
     }
   }
+}
+
+/// What a text's layout depends on: the fields that shape and break it (not its
+/// paint), the width it breaks within (nil: none), and the folder its font files
+/// are found in.
+struct TextLayoutKey: Hashable {
+  var string: String
+  var systemImage: String?
+  var font: Font
+  var lineLimit: Int?
+  var alignment: TextAlignment
+  var maxWidth: Double?
+  var directory: String
+
+  init(_ content: TextContent, maxWidth: Double?, directory: String) {
+    string = content.string
+    systemImage = content.systemImage
+    font = content.font
+    lineLimit = content.lineLimit
+    alignment = content.alignment
+    self.maxWidth = maxWidth
+    self.directory = directory
+  }
+
+  /// The key's own bytes, charged to its entry.
+  var bytes: Int { string.utf8.count + directory.utf8.count + (systemImage?.utf8.count ?? 0) }
 }

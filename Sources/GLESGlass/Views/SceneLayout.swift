@@ -4,14 +4,24 @@ extension Scene {
   /// True when the scene, or one of its states, has a view tree to lay out.
   public var hasViewTree: Bool { body != nil || states.contains { $0.body != nil } }
 
-  /// The scene with every view tree (its `body` and each state's) laid out and
-  /// lowered to layers after the layers it has; a scene without one is returned
-  /// as it is. Text is measured with `caches` (nil: those bound by
-  /// `RenderCaches.use`, else new ones) and fonts and images are found in
-  /// `images`' folder; images are sized by `images`. Errors name the view's
-  /// JSON path (`body.children[1].modifiers[0].frame.minWidth`).
+  /// True when laying the scene out changes it: it has a view tree, or a layer
+  /// whose frame is sized to its text (`ContentFit`).
+  public var needsLayout: Bool {
+    hasViewTree || layers.contains { $0.fit != nil } || states.contains { $0.layers.contains { $0.fit != nil } }
+  }
+
+  /// The scene laid out: every view tree (its `body` and each state's) laid out
+  /// and lowered to layers after the layers it has, then every frame sized to its
+  /// text (`ContentFit`) sized; a scene that needs neither is returned as it is.
+  /// Text is measured once, with `caches` (nil: those bound by
+  /// `RenderCaches.use`, else new ones), and each text keeps the width it was
+  /// measured within (`TextContent.lineBreakWidth`), so that what is drawn is
+  /// what was measured. Fonts and images are found in `images`' folder; images
+  /// are sized by `images`. Errors name the JSON path of the view or the field
+  /// (`body.children[1].modifiers[0].frame.minWidth`, `layers[2].font.family`).
   public func laidOut(images: SceneImages, caches: RenderCaches? = nil) throws -> Scene {
-    guard hasViewTree else { return self }
+    guard needsLayout else { return self }
+    let caches = caches ?? RenderCaches.scoped
     let layout = viewLayout(images: images, caches: caches)
     var scene = self
     if let body {
@@ -24,6 +34,12 @@ extension Scene {
       scene.states[index].layers += try layout.resolve(body, at: path, canvas: size, safeArea: safeAreaInsets).layers
       scene.states[index].body = nil
     }
+    let fitting = ContentFitting(directory: images.directory, caches: caches)
+    for index in scene.states.indices {
+      let prefix = "states.\(JSONNode.shortened(scene.states[index].name))."
+      scene.states[index].layers = try fitting.fitted(scene.states[index].layers, at: prefix)
+    }
+    scene.layers = try fitting.fitted(scene.layers, at: "")
     return scene
   }
 
@@ -85,7 +101,7 @@ extension SceneFile {
   public func laidOut(
     maxPixels: Int = PNGCodec.defaultMaxPixels, cache: ImageCache? = nil, caches: RenderCaches? = nil
   ) throws -> SceneFile {
-    guard scene.hasViewTree else { return self }
+    guard scene.needsLayout else { return self }
     var copy = self
     do {
       let images = try loadImages(maxPixels: maxPixels, cache: cache)

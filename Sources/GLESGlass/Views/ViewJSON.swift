@@ -7,13 +7,10 @@ import Foundation
 
 // MARK: - Reading
 
-/// What reading a view needs besides the JSON: the scene file's folder (for
-/// layers whose text is sized when read) and the scene's scale (for the limits
+/// What reading a view needs besides the JSON: the scene's scale (for the limits
 /// of a background extension). Values are checked as they are read, each at its
 /// JSON path, as `Scene.validate` checks a layer's.
 struct ViewReader {
-  /// The scene file's folder.
-  let directory: String
   /// The scene's pixels per point.
   let scale: Int
   /// Checks values as `Scene.validate` checks a layer's.
@@ -146,7 +143,7 @@ struct ViewReader {
           placeholder: try f.string("placeholder") ?? "", text: try f.string("text") ?? "",
           isSecure: type == .secureField))
     case .layers:
-      let layers = try f.required("layers").array().map { try Scene.layer($0, directory: directory) }
+      let layers = try f.required("layers").array().map { try Scene.layer($0) }
       var scene = Scene(size: PointSize(width: 1, height: 1), scale: scale)
       scene.layers = layers
       try scene.validate(layers, at: "\(node.path).", v)

@@ -107,7 +107,8 @@ struct ViewLayout {
     case nothing
     case shape(LayoutNode, Shape, ShapeStyle, ContainerShape?)
     case image(LayoutNode, ImageLayer)
-    case text(LayoutNode, TextContent)
+    /// Text, with the measures its size came from.
+    case text(LayoutNode, TextContent, TextMeasures)
     case layers([Layer])
     case sequence([Drawing])
     case glass(LayoutNode, GlassLayer, Drawing)
@@ -238,7 +239,8 @@ struct ViewLayout {
         return leaf(SpacerLayout(minLength: minLength, axis: axis), "spacer") { _ in .nothing }
       case .text(let text, let explicit):
         let resolved = env.resolve(text, explicit: explicit)
-        return leaf(try measuredText(resolved, at: path), "text") { .text($0, resolved) }
+        let measures = try measuredText(resolved, at: path)
+        return leaf(measures.rule, "text") { .text($0, resolved, measures) }
       case .image(let source):
         guard let pixels = layout.imageSize(source.path) else {
           throw fail("\(path).image", "the image \(source.path) was not loaded; load it with SceneFile.loadImages")
@@ -283,7 +285,8 @@ struct ViewLayout {
         text.lineLimit = 1
         text.alignment = .leading
         if field.text.isEmpty { text.foregroundStyle = .color(ViewLayout.placeholderColor) }
-        let textNode = LayoutNode(try measuredText(text, at: path), kind: "text", path: path)
+        let measures = try measuredText(text, at: path)
+        let textNode = LayoutNode(measures.rule, kind: "text", path: path)
         let padded = LayoutNode(
           PaddingLayout(ViewLayout.textFieldPadding), kind: "padding", path: path, children: [textNode])
         let node = LayoutNode(
@@ -299,7 +302,7 @@ struct ViewLayout {
           drawings.append(
             .shape(node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(.white)), nil))
         }
-        drawings.append(.text(textNode, text))
+        drawings.append(.text(textNode, text, measures))
         return Built(node: node, inLayout: true, drawing: .sequence(drawings))
       case .layers(let layers):
         return Built(
@@ -333,29 +336,21 @@ struct ViewLayout {
         node: LayoutNode(rule, kind: kind, path: path, children: nodes), inLayout: true, drawing: .sequence(drawings))
     }
 
-    /// A text's rule: its size under each proposal, measured with the layout's
-    /// fonts (its ideal size is one line per paragraph; a width wraps it). The
-    /// ideal size is measured here, so a font that cannot be had or an unknown
-    /// icon fails at the text's path before layout.
-    func measuredText(_ text: TextContent, at path: String) throws -> MeasuredLeafLayout {
+    /// A text's measures: its size under each proposal, measured with the
+    /// layout's fonts and caches (its ideal size is one line per paragraph; a
+    /// width wraps it). The ideal size is measured here, so a font that cannot be
+    /// had or an unknown icon fails at the text's path before layout.
+    func measuredText(_ text: TextContent, at path: String) throws -> TextMeasures {
       let directory = layout.directory
       let caches = layout.caches
       let ideal: PointSize
       do {
-        ideal = try ContentLayout(text, maxWidth: nil, directory: directory, caches: caches).size
+        ideal = try caches.contentLayout(text, maxWidth: nil, directory: directory).size
       } catch let error as GlassError {
         throw error.located(GlassError.Location(jsonPath: path))
       }
-      let measures = TextMeasures(ideal: ideal)
-      return MeasuredLeafLayout { proposal in
-        guard let width = proposal.width, width < ideal.width else { return ideal }
-        if let known = measures.size(within: width) { return known }
-        guard let measured = try? ContentLayout(text, maxWidth: width, directory: directory, caches: caches) else {
-          return ideal
-        }
-        // A text cut short with "…" fills the width it had: that width alone.
-        measures.add(measured.size, within: width, exactly: measured.text?.isTruncated ?? false)
-        return measured.size
+      return TextMeasures(ideal: ideal) { width in
+        try? caches.contentLayout(text, maxWidth: width, directory: directory)
       }
     }
 
@@ -500,24 +495,49 @@ struct ViewLayout {
     }
   }
 
-  /// The sizes a text has taken under the widths it was offered. Lines break
-  /// greedily (`TextLayout`: each line the longest run of words that fits), so a
-  /// text wrapped within `w` whose widest line is `m` wraps the same way within any
-  /// width from `m` to `w`: one measure answers that whole range (not so a text
-  /// cut short with "…", whose last line fills its width). Used from the
+  /// The sizes a text has taken under the widths it was offered, and the width
+  /// each was measured within. Lines break greedily (`TextLayout`: each line the
+  /// longest run of words that fits), so a text wrapped within `w` whose widest
+  /// line is `m` wraps the same way within any width from `m` to `w`: one
+  /// measure answers that whole range (not so a text cut short with "…", whose
+  /// last line fills its width). Lowering draws the text within the width its
+  /// final size was measured within (`lineBreakWidth(within:)`), so what is
+  /// drawn is the layout that was measured, taken from the caches. Used from the
   /// one thread that lays its tree out.
   final class TextMeasures: @unchecked Sendable {
-    private var known: [(least: Double, most: Double, size: PointSize)] = []
+    private var known: [(least: Double, most: Double, size: PointSize, measuredWithin: Double)] = []
+    private let ideal: PointSize
+    private let measure: (Double) -> ContentLayout?
 
-    init(ideal: PointSize) { known = [(ideal.width, .infinity, ideal)] }
-
-    func size(within width: Double) -> PointSize? {
-      known.first { $0.least <= width && width <= $0.most }?.size
+    /// Measures with the ideal size known; `measure` lays the text out within a width.
+    init(ideal: PointSize, measure: @escaping (Double) -> ContentLayout?) {
+      self.ideal = ideal
+      self.measure = measure
+      known = [(ideal.width, .infinity, ideal, .infinity)]
     }
 
-    func add(_ size: PointSize, within width: Double, exactly: Bool) {
-      known.append((exactly ? width : min(size.width, width), width, size))
+    /// The leaf rule: the ideal size under an unspecified width or one at least
+    /// the ideal width, else the text wrapped within the width offered.
+    var rule: MeasuredLeafLayout {
+      MeasuredLeafLayout { proposal in self.measured(within: proposal.width).size }
     }
+
+    /// The size within `width` (nil: unspecified) and the width it was measured within.
+    private func measured(within width: Double?) -> (size: PointSize, measuredWithin: Double) {
+      guard let width, width < ideal.width else { return (ideal, .infinity) }
+      if let entry = known.first(where: { $0.least <= width && width <= $0.most }) {
+        return (entry.size, entry.measuredWithin)
+      }
+      guard let layout = measure(width) else { return (ideal, .infinity) }
+      // A text cut short with "…" fills the width it had: that width alone.
+      let exactly = layout.text?.isTruncated ?? false
+      known.append((exactly ? width : min(layout.size.width, width), width, layout.size, width))
+      return (layout.size, width)
+    }
+
+    /// The width the text's size under a proposal of `width` was measured within
+    /// (infinity: one line per paragraph).
+    func lineBreakWidth(within width: Double?) -> Double { measured(within: width).measuredWithin }
   }
 
   // MARK: Frames and lowering
@@ -561,11 +581,12 @@ struct ViewLayout {
       case .image(let node, var image):
         image.frame = frames.drawn(node)
         layers.append(.image(image))
-      case .text(let node, let text):
-        // Drawn at its snapped place but at the size it was measured at, so it
-        // wraps where layout measured it.
+      case .text(let node, var text, let measures):
+        // Drawn at its snapped place, at the size it was measured at and broken
+        // into the lines it was measured with.
         let exact = frames.exact(node)
         let drawn = frames.drawn(node)
+        text.lineBreakWidth = measures.lineBreakWidth(within: node.placedProposal?.width)
         layers.append(
           .text(TextLayer(text, frame: PointRect(x: drawn.x, y: drawn.y, width: exact.width, height: exact.height))))
       case .layers(let absolute):

@@ -41,7 +41,7 @@ struct GlassSnapshotExampleTests {
   func card() throws {
     let path = Self.folder.appendingPathComponent("Scenes/card.json").path
     let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    let scene = try Scene(json: bytes, directory: (path as NSString).deletingLastPathComponent)
+    let scene = try Scene(json: bytes)
     assertSnapshot(of: scene, as: .glass(backend: .cpu, scale: 2))
   }
 
