@@ -3,7 +3,7 @@
 # All install the Debian packages they need when missing (scripts/ensure-deps.sh).
 
 SWIFT ?= swift
-SOURCES = Sources Tests Plugins Package.swift Fuzz/Sources Fuzz/Package.swift Examples/SnapshotTests/Package.swift \
+SOURCES = Sources Tests Plugins Package.swift Fuzz/Sources Examples/SnapshotTests/Package.swift \
 	Examples/SnapshotTests/Tests Examples/AppleExamples
 # Seconds of fuzzing per target (make fuzz FUZZ_SECONDS=1800), and which targets.
 FUZZ_SECONDS ?= 60
@@ -76,7 +76,8 @@ snapshots-record: deps
 	-SNAPSHOT_TESTING_RECORD=all $(SWIFT) test --skip-build $(TEST_BUILD) --filter GlassSnapshotExampleTests > /dev/null 2>&1
 	$(SWIFT) test --skip-build $(TEST_BUILD) --filter GlassSnapshotExampleTests
 
-# Builds the libFuzzer targets (Fuzz/) with ASan and UBSan in .build-fuzz, replays
+# Builds the libFuzzer targets (Fuzz/Sources) with ASan and UBSan in the
+# instrumented build make sanitize shares (.build-asan), replays
 # every committed crash input (Fuzz/regressions), fuzzes each target for
 # FUZZ_SECONDS, and prints executions, corpus size and any crash, leak or
 # disagreement (inputs in out/fuzz/TARGET/crashes). Exit 1 on any finding.
@@ -84,8 +85,8 @@ fuzz: deps
 	FUZZ_SECONDS=$(FUZZ_SECONDS) Fuzz/fuzz.sh $(FUZZ_TARGETS)
 
 # Builds everything optimised with ASan (Swift and C) and UBSan (C) in .build-asan
-# and runs every test suite under them (scripts/sanitize.sh says what is checked
-# and why).
+# (scripts/instrumented-build.sh, the build make fuzz shares) and runs every test
+# suite under them (scripts/sanitize.sh says what is checked and why).
 sanitize: deps
 	scripts/sanitize.sh
 
@@ -145,4 +146,4 @@ glass-look: release
 	scripts/glass-look.py ../shared/reference/glass-side-by-side.png docs/images/glass-look.jpg --width 400
 
 clean:
-	rm -rf .build .build-test .build-fuzz .build-asan out
+	rm -rf .build .build-test .build-asan out

@@ -90,3 +90,33 @@ let package = Package(
     ),
   ]
 )
+
+// The libFuzzer targets (Fuzz/Sources, run by Fuzz/fuzz.sh): only in the
+// instrumented build that `make fuzz` and `make sanitize` share
+// (scripts/instrumented-build.sh sets GLASS_FUZZ_TARGETS=1), where every module is
+// compiled with ASan and libFuzzer's coverage and these alone are linked with
+// libFuzzer (-sanitize=fuzzer; the test runner has a `main` of its own). A normal
+// build does not see them.
+if Context.environment["GLASS_FUZZ_TARGETS"] == "1" {
+  let fuzzer: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer"])]
+  package.targets += [
+    // Runs libFuzzer (`LLVMFuzzerRunDriver`) from each target's own `main`.
+    .target(name: "FuzzDriver", path: "Fuzz/Sources/FuzzDriver"),
+    // PNG: the fast path and libpng agree pixel for pixel, or the fast path declines.
+    .executableTarget(
+      name: "fuzz-png", dependencies: ["FuzzDriver", "GLESGlass"], path: "Fuzz/Sources/fuzz-png",
+      linkerSettings: fuzzer),
+    // JSON: the scene files' parser; what it reads, written back, reads the same.
+    .executableTarget(
+      name: "fuzz-json", dependencies: ["FuzzDriver", "GLESGlass"], path: "Fuzz/Sources/fuzz-json",
+      linkerSettings: fuzzer),
+    // Batch manifests: each line a job or a failure naming its line.
+    .executableTarget(
+      name: "fuzz-manifest", dependencies: ["FuzzDriver", "GLESGlass"], path: "Fuzz/Sources/fuzz-manifest",
+      linkerSettings: fuzzer),
+    // Scenes: read, validate, write back and read again, then render small ones on the CPU.
+    .executableTarget(
+      name: "fuzz-scene", dependencies: ["FuzzDriver", "GLESGlass"], path: "Fuzz/Sources/fuzz-scene",
+      linkerSettings: fuzzer),
+  ]
+}

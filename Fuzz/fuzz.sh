@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (Fuzz/Package.swift) with AddressSanitizer, UBSan on
-# the C code and libFuzzer's coverage, replays every committed crash input
+# Builds the libFuzzer targets (Fuzz/Sources) with AddressSanitizer, UBSan on the C
+# code and libFuzzer's coverage, in the instrumented build `make sanitize` shares
+# (scripts/instrumented-build.sh, .build-asan), replays every committed crash input
 # (Fuzz/regressions/TARGET/*), then fuzzes each target for FUZZ_SECONDS and
 # prints, per target: executions, executions per second, corpus size, and what
 # was found (a crash, a leak, a timeout, an input slower than 10 s, running out
@@ -18,12 +19,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 FUZZ_SECONDS=${FUZZ_SECONDS:-60}
-SCRATCH=${FUZZ_SCRATCH:-.build-fuzz}
+SCRATCH=${SANITIZE_SCRATCH:-.build-asan}
 OUT=${FUZZ_OUT:-out/fuzz}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-json fuzz-manifest fuzz-scene)
-
-scripts/ensure-deps.sh
 
 # The Swift toolchain ships libFuzzer and the sanitizer runtimes (no Debian
 # package is needed), and llvm-symbolizer for the reports.
@@ -37,24 +36,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 # One-time allocations of system libraries that are not ours (Fuzz/lsan.supp says which).
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0}
 
-# lld: gold fails on these links. -sanitize=fuzzer instruments the Swift code;
-# fuzzer-no-link the C code (libFuzzer's main is not used: each target's main
-# calls LLVMFuzzerRunDriver).
-build=(swift build --package-path Fuzz --scratch-path "$SCRATCH" -c release --sanitize address
-  -Xswiftc -use-ld=lld -Xswiftc -sanitize=fuzzer
-  -Xcc -fsanitize=fuzzer-no-link -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined)
-echo "fuzz: building ${targets[*]} (libFuzzer, ASan, UBSan on C) in $SCRATCH"
-mkdir -p "$SCRATCH"
-for attempt in 1 2 3; do
-  # Others may be editing the sources: a file changed during the build is retried.
-  if "${build[@]}" > "$SCRATCH/build.log" 2>&1; then break; fi
-  if [ "$attempt" = 3 ] || ! grep -q "was modified during the build" "$SCRATCH/build.log"; then
-    cat "$SCRATCH/build.log" >&2
-    echo "fuzz: the build failed" >&2
-    exit 1
-  fi
-  sleep 5
-done
+echo "fuzz: building ${targets[*]} in the instrumented build ($SCRATCH)"
+scripts/instrumented-build.sh
 bin="$SCRATCH/release"
 
 status=0

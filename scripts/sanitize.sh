@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make sanitize`: builds everything (the CLI too: the end-to-end tests run it)
-# with AddressSanitizer on the Swift and C code and UBSan on the C code, in its
-# own scratch folder (.build-asan), then runs every test suite under it. GPU
+# with AddressSanitizer on the Swift and C code and UBSan on the C code, in the
+# instrumented build it shares with `make fuzz` (scripts/instrumented-build.sh,
+# .build-asan), then runs every test suite under it. GPU
 # suites run on Mesa llvmpipe, as in `make test`. Like `make test`, it is an
 # optimised build (-c release, -enable-testing for the tests' @testable
 # imports): ASan checks the code as it ships, where the optimiser shortens
@@ -30,8 +31,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SCRATCH=${SANITIZE_SCRATCH:-.build-asan}
-scripts/ensure-deps.sh
+scripts/instrumented-build.sh
+read -r -a flags <<< "$(scripts/instrumented-build.sh --flags)"
+export GLASS_FUZZ_TARGETS=1
 
 swift_bin=$(dirname "$(readlink -f "$(command -v swift)")")
 export ASAN_SYMBOLIZER_PATH="$swift_bin/llvm-symbolizer"
@@ -39,21 +41,6 @@ export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-# lld: gold warns about every ASan helper symbol it cannot export.
-flags=(--scratch-path "$SCRATCH" -c release -Xswiftc -enable-testing --sanitize address -Xswiftc -use-ld=lld
-  -Xcc -fsanitize=undefined -Xcc -fno-sanitize-recover=undefined)
-echo "sanitize: building with ASan (Swift and C) and UBSan (C) in $SCRATCH"
-mkdir -p "$SCRATCH"
-for attempt in 1 2 3; do
-  # Others may be editing the sources: a file changed during the build is retried.
-  if swift build --build-tests "${flags[@]}" > "$SCRATCH/build.log" 2>&1; then break; fi
-  if [ "$attempt" = 3 ] || ! grep -q "was modified during the build" "$SCRATCH/build.log"; then
-    cat "$SCRATCH/build.log" >&2
-    echo "sanitize: the build failed" >&2
-    exit 1
-  fi
-  sleep 5
-done
 # The determinism test renders every demo scene 5 times (make test); here twice,
 # with 1 and 2 worker threads, which still compares their bytes: the repeats find
 # no memory error the first two runs do not.

@@ -31,7 +31,7 @@ import GLESGlass
 //
 // FUZZ_SCENE_REACH=1 prints one line per input saying how far it got (`reach:
 // ...`), to count what a corpus reaches:
-//   FUZZ_SCENE_REACH=1 .build-fuzz/release/fuzz-scene -runs=0 Fuzz/corpus/scene 2>&1 | grep '^reach:'
+//   FUZZ_SCENE_REACH=1 .build-asan/release/fuzz-scene -runs=0 Fuzz/corpus/scene 2>&1 | grep '^reach:'
 
 /// Canvases over this many pixels are refused by `prepare`'s own check (cheaply).
 let prepareMaxPixels = 512 * 512
