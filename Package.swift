@@ -98,25 +98,17 @@ let package = Package(
 // libFuzzer (-sanitize=fuzzer; the test runner has a `main` of its own). A normal
 // build does not see them.
 if Context.environment["GLASS_FUZZ_TARGETS"] == "1" {
-  let fuzzer: [LinkerSetting] = [.unsafeFlags(["-sanitize=fuzzer"])]
-  package.targets += [
-    // Runs libFuzzer (`LLVMFuzzerRunDriver`) from each target's own `main`.
-    .target(name: "FuzzDriver", path: "Fuzz/Sources/FuzzDriver"),
-    // PNG: the fast path and libpng agree pixel for pixel, or the fast path declines.
+  // fuzz-png: the fast path and libpng agree pixel for pixel, or the fast path
+  // declines. fuzz-json: the scene files' parser; what it reads, written back,
+  // reads the same. fuzz-manifest: batch manifests, each line a job or a failure
+  // naming its line. fuzz-scene: scenes read, validated, written back and read
+  // again, then small ones rendered on the CPU.
+  let fuzzTargets = ["fuzz-png", "fuzz-json", "fuzz-manifest", "fuzz-scene"]
+  // FuzzDriver runs libFuzzer (`LLVMFuzzerRunDriver`) from each target's own `main`.
+  package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/Sources/FuzzDriver"))
+  package.targets += fuzzTargets.map { name in
     .executableTarget(
-      name: "fuzz-png", dependencies: ["FuzzDriver", "GLESGlass"], path: "Fuzz/Sources/fuzz-png",
-      linkerSettings: fuzzer),
-    // JSON: the scene files' parser; what it reads, written back, reads the same.
-    .executableTarget(
-      name: "fuzz-json", dependencies: ["FuzzDriver", "GLESGlass"], path: "Fuzz/Sources/fuzz-json",
-      linkerSettings: fuzzer),
-    // Batch manifests: each line a job or a failure naming its line.
-    .executableTarget(
-      name: "fuzz-manifest", dependencies: ["FuzzDriver", "GLESGlass"], path: "Fuzz/Sources/fuzz-manifest",
-      linkerSettings: fuzzer),
-    // Scenes: read, validate, write back and read again, then render small ones on the CPU.
-    .executableTarget(
-      name: "fuzz-scene", dependencies: ["FuzzDriver", "GLESGlass"], path: "Fuzz/Sources/fuzz-scene",
-      linkerSettings: fuzzer),
-  ]
+      name: name, dependencies: ["FuzzDriver", "GLESGlass"], path: "Fuzz/Sources/\(name)",
+      linkerSettings: [.unsafeFlags(["-sanitize=fuzzer"])])
+  }
 }

@@ -154,4 +154,24 @@ struct MeasuredOnceTests {
     }
     #expect(error?.jsonPath == "layers[0].frame.fitPadding", "\(String(describing: error))")
   }
+
+  @Test("glass sized to its text inside a container, and in a state, is sized in layout like any other")
+  func containersAndStates() throws {
+    let glass = #"{"frame": {"x": 10, "y": 10}, "content": {"text": "Hello", "padding": 8}}"#
+    let scene = try Scene(
+      json: Array(
+        #"""
+        {"version": 1, "size": {"width": 300, "height": 200},
+         "states": {"a": {"layers": [{"type": "glassContainer", "spacing": 4, "glass": [\#(glass)]}]},
+                    "b": {"layers": [{"type": "text", "text": "Hello", "frame": {"x": 10, "y": 10}}]}}}
+        """#.utf8))
+    let laid = try scene.laidOut(images: SceneImages([:]))
+    let hello = try TextContent("Hello").size()
+    guard case .container(let container) = laid.states[0].layers[0], case .text(let text) = laid.states[1].layers[0]
+    else { throw GlassError(.invalidScene, "the layers read as other kinds") }
+    #expect(container.glass[0].frame.width == hello.width + 16 && container.glass[0].fit == nil)
+    #expect(container.glass[0].content?.text?.lineBreakWidth == .infinity)
+    #expect(text.frame.width == hello.width && text.frame.height == hello.height && text.fit == nil)
+    #expect(laid.layers == laid.states[0].layers, "the scene is its first state")
+  }
 }

@@ -38,22 +38,22 @@ struct ContentFitting {
         (l.frame, l.text) = try fitted(l.frame, l.text, fit, fields: at, titled: false)
         l.fit = nil
         return .text(l)
-      case .glass(let l):
-        return .glass(try fitted(l, at: at))
+      case .glass(var l):
+        // A glass layer whose text's fields sit on the layer is a button: its text is the title.
+        try size(&l.frame, &l.content, &l.fit, at: at, titled: l.fit?.fieldsPath.isEmpty == true)
+        return .glass(l)
       case .shape(var l):
-        guard let fit = l.fit, var content = l.content, let text = content.text else { return layer }
-        let (frame, measured) = try fitted(l.frame, text, fit, fields: fields(at, fit), titled: false)
-        content.kind = .text(measured)
-        (l.frame, l.content, l.fit) = (frame, content, nil)
+        try size(&l.frame, &l.content, &l.fit, at: at)
         return .shape(l)
       case .material(var l):
-        guard let fit = l.fit, var content = l.content, let text = content.text else { return layer }
-        let (frame, measured) = try fitted(l.frame, text, fit, fields: fields(at, fit), titled: false)
-        content.kind = .text(measured)
-        (l.frame, l.content, l.fit) = (frame, content, nil)
+        try size(&l.frame, &l.content, &l.fit, at: at)
         return .material(l)
       case .container(var c):
-        c.glass = try c.glass.enumerated().map { j, glass in try fitted(glass, at: "\(at).glass[\(j)]") }
+        for j in c.glass.indices {
+          var glass = c.glass[j]
+          try size(&glass.frame, &glass.content, &glass.fit, at: "\(at).glass[\(j)]")
+          c.glass[j] = glass
+        }
         return .container(c)
       case .image:
         return layer
@@ -61,15 +61,17 @@ struct ContentFitting {
     }
   }
 
-  private func fitted(_ glass: GlassLayer, at path: String) throws -> GlassLayer {
-    guard let fit = glass.fit, var content = glass.content, let text = content.text else { return glass }
-    var l = glass
-    // A glass layer whose text's fields sit on the layer is a button: its text is the title.
-    let (frame, measured) = try fitted(
-      l.frame, text, fit, fields: fields(path, fit), titled: fit.fieldsPath.isEmpty)
-    content.kind = .text(measured)
-    (l.frame, l.content, l.fit) = (frame, content, nil)
-    return l
+  /// A layer's frame sized to its text content, as `fit` says (then nil), the
+  /// text keeping the width it was measured within; nothing without text to fit.
+  private func size(
+    _ frame: inout PointRect, _ content: inout GlassContent?, _ fit: inout ContentFit?, at path: String,
+    titled: Bool = false
+  ) throws {
+    guard let sides = fit, let text = content?.text else { return }
+    let (fitted, measured) = try self.fitted(frame, text, sides, fields: fields(path, sides), titled: titled)
+    frame = fitted
+    content?.kind = .text(measured)
+    fit = nil
   }
 
   /// Where the text's fields of a layer at `path` are written.

@@ -126,18 +126,20 @@ public struct Text: FramedElement {
 
   /// `.background(_:in:)` with a material: a panel of `shape` with the text on it.
   public func background(_ material: Material, in shape: Shape = .rect) -> ModifiedElement {
-    ModifiedElement(
-      layers: [
-        .material(withFit(MaterialLayer(material: material, shape: shape, frame: frame, content: glassContent)))
-      ],
+    var panel = MaterialLayer(material: material, shape: shape, frame: frame, content: glassContent)
+    panel.fit = fit
+    return ModifiedElement(
+      layers: [.material(panel)],
       source: isPlaced
         ? nil : viewNode.modified(.background(ViewNode(.shape(shape, style: .material(material))), alignment: .center)))
   }
 
   /// `.background(_:in:)` with a colour or gradient: a filled shape with the text on it.
   public func background(_ fill: Fill, in shape: Shape = .rect) -> ModifiedElement {
-    ModifiedElement(
-      layers: [.shape(withFit(ShapeLayer(shape: shape, frame: frame, fill: fill, content: glassContent)))],
+    var filled = ShapeLayer(shape: shape, frame: frame, fill: fill, content: glassContent)
+    filled.fit = fit
+    return ModifiedElement(
+      layers: [.shape(filled)],
       source: isPlaced
         ? nil : viewNode.modified(.background(ViewNode(.shape(shape, style: .fill(fill))), alignment: .center)))
   }
@@ -145,18 +147,6 @@ public struct Text: FramedElement {
   /// `.background(_:in:)` with a colour.
   public func background(_ color: Color, in shape: Shape = .rect) -> ModifiedElement {
     background(Fill.color(color), in: shape)
-  }
-
-  private func withFit(_ layer: MaterialLayer) -> MaterialLayer {
-    var copy = layer
-    copy.fit = fit
-    return copy
-  }
-
-  private func withFit(_ layer: ShapeLayer) -> ShapeLayer {
-    var copy = layer
-    copy.fit = fit
-    return copy
   }
 }
 
