@@ -104,6 +104,9 @@ if Context.environment["GLASS_FUZZ_TARGETS"] == "1" {
   // naming its line. fuzz-scene: scenes read, validated, written back and read
   // again, then small ones rendered on the CPU.
   let fuzzTargets = ["fuzz-png", "fuzz-json", "fuzz-manifest", "fuzz-scene"]
+  // No suite runs the benchmarks: make test's build compiles them, this one need not.
+  package.products.removeAll { $0.name == "glass-gpu-bench" }
+  package.targets.removeAll { $0.name == "glass-gpu-bench" }
   // FuzzDriver runs libFuzzer (`LLVMFuzzerRunDriver`) from each target's own `main`.
   package.targets.append(.target(name: "FuzzDriver", path: "Fuzz/Sources/FuzzDriver"))
   package.targets += fuzzTargets.map { name in

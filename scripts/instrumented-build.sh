@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The one instrumented build that `make sanitize` (scripts/sanitize.sh) and `make
-# fuzz` (Fuzz/fuzz.sh) share, in .build-asan: everything (the library, the CLI,
+# fuzz` (Fuzz/fuzz.sh) share, in .build-asan: everything but the benchmarks (the library, the CLI,
 # the test suites and the libFuzzer targets of Fuzz/Sources, which Package.swift
 # adds when GLASS_FUZZ_TARGETS=1), optimised (-c release, -enable-testing for the
 # suites' @testable imports), with
