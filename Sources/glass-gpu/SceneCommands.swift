@@ -214,9 +214,10 @@ struct Validate: ParsableCommand {
         for state in whole.scene.states {
           _ = try whole.prepareState(state.name, maxPixels: options.maxPixels)
         }
-        if options.from != nil || options.animation != nil || (whole.scene.hasViewTree && whole.scene.transition != nil)
+        if options.from != nil || options.animation != nil || (whole.scene.needsLayout && whole.scene.transition != nil)
         {
-          // States that are view trees pair once laid out, as animate lays them out.
+          // States pair once laid out (view trees lowered, frames sized to their
+          // text), as animate lays them out.
           whole = try whole.laidOut(maxPixels: options.maxPixels)
           let transition = try options.naming { try options.transition(of: whole.scene) }
           try options.naming { try whole.scene.checkTransition(transition) }

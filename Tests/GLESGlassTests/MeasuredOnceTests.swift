@@ -174,4 +174,27 @@ struct MeasuredOnceTests {
     #expect(text.frame.width == hello.width && text.frame.height == hello.height && text.fit == nil)
     #expect(laid.layers == laid.states[0].layers, "the scene is its first state")
   }
+
+  @Test("animate lays the scene out once: moments interpolate sized frames, text keeps the nearer state's lines")
+  func animationLaysOutOnce() throws {
+    let text = #""content": {"text": "A label that wraps in a narrow frame", "padding": 8}"#
+    let scene = try Scene(
+      json: Array(
+        #"""
+        {"version": 1, "size": {"width": 300, "height": 160}, "scale": 1,
+         "states": {"a": {"layers": [{"type": "glass", "frame": {"x": 10, "y": 10, "width": 120}, \#(text)}]},
+                    "b": {"layers": [{"type": "glass", "frame": {"x": 10, "y": 10, "width": 280}, \#(text)}]}},
+         "transition": {"from": "a", "to": "b", "animation": {"type": "linear", "duration": 0.1}}}
+        """#.utf8))
+    let animation = try AnimationRenderer(
+      scene: scene, options: AnimationRenderer.Options(fps: 100, holdSeconds: 0, roundTrip: false))
+    let laid = try scene.laidOut(images: SceneImages([:]))
+    for (index, width) in [(3, 104.0), (7, 264.0)] {
+      let moment = try animation.scene(ofFrame: index)
+      #expect(moment == (try laid.frame(at: Double(index) / 100)), "frame \(index)")
+      guard case .glass(let glass) = moment.layers[0] else { throw GlassError(.invalidScene, "not glass") }
+      #expect(glass.fit == nil, "frame \(index) is sized, not sized again at its moment")
+      #expect(glass.content?.text?.lineBreakWidth == width, "frame \(index): the lines of the nearer state")
+    }
+  }
 }

@@ -91,10 +91,11 @@ public final class AnimationRenderer: @unchecked Sendable {
   }
 
   private init(file: SceneFile, transition: SceneTransition?, options: Options, decoded: [String: RGBAImage]?) throws {
-    // View trees are laid out once, here: frames interpolate the layers they
-    // lower to, and the transition pairs those.
+    // The scene is laid out once, here (its view trees, its frames sized to their
+    // text): frames interpolate the layers it lowers to, sized, and the
+    // transition pairs those.
     var file = file
-    if file.scene.hasViewTree {
+    if file.scene.needsLayout {
       if let decoded {
         do {
           file.scene = try file.scene.laidOut(images: SceneImages(decoded))

@@ -93,7 +93,9 @@ extension Scene {
     return scene
   }
 
-  /// The frame of the scene's `transition` at `time` seconds.
+  /// The frame of the scene's `transition` at `time` seconds. Lay the scene out
+  /// first (`laidOut`, as `AnimationRenderer` does), so that the moment
+  /// interpolates sized frames and text keeps the lines it was measured with.
   public func frame(at time: Double) throws -> Scene {
     guard let transition else {
       throw GlassError(
