@@ -153,6 +153,15 @@ struct MeasuredOnceTests {
           ).utf8))
     }
     #expect(error?.jsonPath == "layers[0].frame.fitPadding", "\(String(describing: error))")
+    // Its range, read or built in Swift: the validator's, at its field.
+    var negative = scene
+    guard case .glass(var glass) = negative.layers[0] else { throw GlassError(.invalidScene, "not glass") }
+    glass.fit?.verticalPadding = -1
+    negative.layers[0] = .glass(glass)
+    let range = #expect(throws: GlassError.self) { try negative.validate() }
+    #expect(range?.jsonPath == "layers[0].frame.fitPadding.vertical", "\(String(describing: range))")
+    let read = #expect(throws: GlassError.self) { _ = try Scene(json: Array(negative.json.utf8)) }
+    #expect(read?.jsonPath == "layers[0].frame.fitPadding.vertical", "\(String(describing: read))")
   }
 
   @Test("glass sized to its text inside a container, and in a state, is sized in layout like any other")

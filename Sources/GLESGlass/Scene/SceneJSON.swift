@@ -310,13 +310,9 @@ extension Scene {
         throw fitPadding.fail("fitPadding sizes a side not given, and this frame gives both; leave it out")
       }
       let f = try fitPadding.object(["horizontal", "vertical"])
+      // Their ranges are checked with the rest of the frame (`Scene.validate`).
       horizontal = try f.required("horizontal").number()
       vertical = try f.required("vertical").number()
-      for (key, value) in [("horizontal", horizontal), ("vertical", vertical)] where !Scene.spacings.contains(value) {
-        throw JSONNode(value: .null, path: fitPadding.child(key)).fail(
-          "\(ParameterSpec.format(value)) pt is out of range; give 0 to \(ParameterSpec.format(Scene.spacings.upperBound)) pt"
-        )
-      }
     }
     return (
       frame, ContentFit(width: width, height: height, horizontalPadding: horizontal, verticalPadding: vertical)

@@ -78,18 +78,18 @@ extension Scene {
             0...(BackgroundExtensionEffect.maximumSigmaPixels / Double(scale)), "pt")
         }
       case .shape(let l):
-        try v.frame("\(at).frame", l.frame)
+        try v.frame("\(at).frame", l.frame, fit: l.fit)
         try v.shape("\(at).shape", l.shape, container: l.containerShape)
         try v.fill("\(at).fill", l.fill)
         try v.container("\(at).containerShape", l.containerShape)
         try v.content("\(at).content", l.content)
       case .material(let l):
-        try v.frame("\(at).frame", l.frame)
+        try v.frame("\(at).frame", l.frame, fit: l.fit)
         try v.shape("\(at).shape", l.shape, container: l.containerShape)
         try v.container("\(at).containerShape", l.containerShape)
         try v.content("\(at).content", l.content)
       case .text(let l):
-        try v.frame("\(at).frame", l.frame)
+        try v.frame("\(at).frame", l.frame, fit: l.fit)
         try v.check("\(at).opacity", l.opacity, 0...1, "")
         try v.text(at, l.text)
       case .glass(let l):
@@ -157,11 +157,16 @@ struct SceneValidator {
     guard !path.isEmpty else { throw fail(at, "the image path is empty; give a PNG path relative to the scene file") }
   }
 
-  func frame(_ at: String, _ frame: PointRect) throws {
+  func frame(_ at: String, _ frame: PointRect, fit: ContentFit? = nil) throws {
     try check("\(at).x", frame.x, Scene.framePositions, "pt")
     try check("\(at).y", frame.y, Scene.framePositions, "pt")
     try check("\(at).width", frame.width, Scene.frameSides, "pt")
     try check("\(at).height", frame.height, Scene.frameSides, "pt")
+    // The padding a side sized to the text keeps, where it was written (`fitPadding`).
+    if let fit {
+      try check("\(at).fitPadding.horizontal", fit.horizontalPadding, Scene.spacings, "pt")
+      try check("\(at).fitPadding.vertical", fit.verticalPadding, Scene.spacings, "pt")
+    }
   }
 
   func content(_ at: String, _ content: GlassContent?) throws {
@@ -273,7 +278,7 @@ struct SceneValidator {
   }
 
   func glass(_ at: String, _ layer: GlassLayer, container: ContainerShape?) throws {
-    try frame("\(at).frame", layer.frame)
+    try frame("\(at).frame", layer.frame, fit: layer.fit)
     try shape("\(at).shape", layer.shape, container: layer.containerShape ?? container)
     try self.container("\(at).containerShape", layer.containerShape)
     if let tint = layer.glass.tint { try color("\(at).glass.tint", tint) }
