@@ -141,7 +141,7 @@ struct ViewJSONReadingTests {
         if case .string(let type)? = try JSONValue.parse(Array(example.json.utf8)).member("type") { return type }
         return nil
       })
-    #expect(written == Set(ViewFormat.TypeName.allCases.map(\.rawValue)))
+    #expect(written == Set(SceneFormat.TypeName.allCases.map(\.rawValue)))
   }
 
   static let base = ##"{"type": "color", "color": "#FF0000", "modifiers": [MODIFIER]}"##
@@ -248,7 +248,7 @@ struct ViewJSONReadingTests {
         if case .object(let members) = try JSONValue.parse(Array(example.json.utf8)) { return members.first?.key }
         return nil
       })
-    #expect(written == Set(ViewFormat.ModifierName.allCases.map(\.rawValue)))
+    #expect(written == Set(SceneFormat.ModifierName.allCases.map(\.rawValue)))
   }
 
   @Test("modifiers stay in the order written, innermost first")
@@ -872,26 +872,26 @@ struct RandomViews {
 // MARK: - One description
 
 @Suite("View format: the schema and the tables come from the table")
-struct ViewFormatDocsTests {
+struct SceneFormatDocsTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent()
   static let update = ProcessInfo.processInfo.environment["GLASS_UPDATE_DOCS"] == "1"
-  static let regenerate = "regenerate with GLASS_UPDATE_DOCS=1 swift test --filter ViewFormatDocs"
+  static let regenerate = "regenerate with GLASS_UPDATE_DOCS=1 swift test --filter SceneFormatDocs"
 
-  @Test("docs/scene.schema.json holds the view definitions ViewFormat generates")
+  @Test("docs/scene.schema.json holds the view definitions SceneFormat generates")
   func schema() throws {
     let url = Self.root.appendingPathComponent("docs/scene.schema.json")
     let text = try String(contentsOf: url, encoding: .utf8)
-    let expected = ViewFormat.updatedSchema(try JSONValue.parse(Array(text.utf8))).indentedText() + "\n"
+    let expected = SceneFormat.updatedSchema(try JSONValue.parse(Array(text.utf8))).indentedText() + "\n"
     if Self.update && text != expected { try expected.write(to: url, atomically: true, encoding: .utf8) }
     let same = Self.update || text == expected
-    #expect(same, "docs/scene.schema.json differs from ViewFormat's schema; \(Self.regenerate)")
+    #expect(same, "docs/scene.schema.json differs from SceneFormat's schema; \(Self.regenerate)")
   }
 
-  static let begin = "<!-- ViewFormat tables: generated from Sources/GLESGlass/Views/ViewFormat.swift -->"
-  static let end = "<!-- end of ViewFormat tables -->"
+  static let begin = "<!-- SceneFormat tables: generated from Sources/GLESGlass/Scene/SceneFormat.swift -->"
+  static let end = "<!-- end of SceneFormat tables -->"
 
-  @Test("docs/scene-format.md's tables of view types and modifiers are ViewFormat's")
+  @Test("docs/scene-format.md's tables of view types and modifiers are SceneFormat's")
   func tables() throws {
     let url = Self.root.appendingPathComponent("docs/scene-format.md")
     let text = try String(contentsOf: url, encoding: .utf8)
@@ -902,13 +902,42 @@ struct ViewFormatDocsTests {
       return
     }
     let current = String(text[start.upperBound..<stop.lowerBound])
-    let expected = "\n" + ViewFormat.markdownTables
+    let expected = "\n" + SceneFormat.markdownTables
     if Self.update && current != expected {
       try (String(text[..<start.upperBound]) + expected + String(text[stop.lowerBound...])).write(
         to: url, atomically: true, encoding: .utf8)
     }
     let same = Self.update || current == expected
-    #expect(same, "docs/scene-format.md's view tables differ from ViewFormat's; \(Self.regenerate)")
+    #expect(same, "docs/scene-format.md's view tables differ from SceneFormat's; \(Self.regenerate)")
+  }
+
+  /// The marker before a generated table of a layer or an object (`image layer`, `glass object`).
+  static func blockBegin(_ name: String) -> String {
+    "<!-- SceneFormat table: \(name); generated from Sources/GLESGlass/Scene/LayerFormat.swift -->"
+  }
+  static let blockEnd = "<!-- end of SceneFormat table -->"
+
+  @Test("docs/scene-format.md's tables of layers and their objects are SceneFormat's")
+  func layerTables() throws {
+    let url = Self.root.appendingPathComponent("docs/scene-format.md")
+    var text = try String(contentsOf: url, encoding: .utf8)
+    var stale: [String] = []
+    for block in SceneFormat.markdownBlocks {
+      guard let start = text.range(of: Self.blockBegin(block.name)),
+        let stop = text.range(of: Self.blockEnd, range: start.upperBound..<text.endIndex)
+      else {
+        Issue.record("docs/scene-format.md lacks the markers \(Self.blockBegin(block.name)) … \(Self.blockEnd)")
+        continue
+      }
+      if String(text[start.upperBound..<stop.lowerBound]) != block.text {
+        stale.append(block.name)
+        text = String(text[..<start.upperBound]) + block.text + String(text[stop.lowerBound...])
+      }
+    }
+    if Self.update && !stale.isEmpty { try text.write(to: url, atomically: true, encoding: .utf8) }
+    #expect(
+      Self.update || stale.isEmpty,
+      "docs/scene-format.md's tables of \(stale.joined(separator: ", ")) differ from SceneFormat's; \(Self.regenerate)")
   }
 
   @Test("the documentation's example of a body reads and lays out")
@@ -947,7 +976,7 @@ struct ViewFormatDocsTests {
       ["python3", Self.root.appendingPathComponent("scripts/check-schema.py").path] + paths)
     if result.stdout.contains("not installed") {
       print(
-        "ViewFormatDocsTests: python3's jsonschema is not installed; the schema was not checked against the examples")
+        "SceneFormatDocsTests: python3's jsonschema is not installed; the schema was not checked against the examples")
       return
     }
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")

@@ -298,7 +298,7 @@ extension Scene {
   static func frame(
     _ node: JSONNode, fittingWith horizontal: Double, _ vertical: Double
   ) throws -> (PointRect, ContentFit?) {
-    let o = try node.object(["x", "y", "width", "height", "fitPadding"])
+    let o = try node.object(SceneFormat.fittingFrameFields.map(\.name))
     let width = try o["width"]?.number()
     let height = try o["height"]?.number()
     let frame = PointRect(
@@ -309,7 +309,7 @@ extension Scene {
       guard width == nil || height == nil else {
         throw fitPadding.fail("fitPadding sizes a side not given, and this frame gives both; leave it out")
       }
-      let f = try fitPadding.object(["horizontal", "vertical"])
+      let f = try fitPadding.fields(SceneFormat.fitPaddingFields)
       // Their ranges are checked with the rest of the frame (`Scene.validate`).
       horizontal = try f.required("horizontal").number()
       vertical = try f.required("vertical").number()
@@ -320,19 +320,15 @@ extension Scene {
   }
 
   static let textStyles = Dictionary(uniqueKeysWithValues: Font.styles.map { ($0.name, $0.font) })
-  static let fontWeights = Dictionary(uniqueKeysWithValues: FontWeight.allCases.map { ($0.rawValue, $0) })
-  static let alignments = Dictionary(uniqueKeysWithValues: TextAlignment.allCases.map { ($0.rawValue, $0) })
-  /// The fields of text content, on a text layer or in a layer's content.
-  static let textFields = [
-    "text", "systemImage", "font", "fontWeight", "foregroundStyle", "lineLimit", "multilineTextAlignment",
-  ]
 
   /// A font: a text style's name (`"title"`), or `{"size", "weight", "family" | "file"}`.
   static func font(_ node: JSONNode) throws -> Font {
     if case .string = node.value { return try node.choice(textStyles, what: "text style") }
-    let o = try node.object(["size", "weight", "family", "file"])
+    let o = try node.fields(SceneFormat.fontFields)
     var font = Font(size: try o["size"]?.number() ?? Font.body.size)
-    if let weight = o["weight"] { font.weight = try weight.choice(fontWeights, what: "font weight") }
+    if let weight: FontWeight = try o.choice("weight", in: SceneFormat.fontFields, what: "font weight") {
+      font.weight = weight
+    }
     if o["family"] != nil && o["file"] != nil {
       throw node.fail("give a font's \"family\" or its \"file\", not both")
     }
@@ -351,19 +347,23 @@ extension Scene {
     return font
   }
 
-  /// Text content from the fields `textFields` of `o`.
+  /// Text content from the text fields (`SceneFormat.layerTextFields`) of `o`.
   static func text(_ o: JSONObject) throws -> TextContent {
-    guard o["text"] != nil || o["systemImage"] != nil else {
-      throw o.node.fail("give \"text\", \"systemImage\" or both")
-    }
+    let fields = SceneFormat.layerTextFields
+    let needs = SceneFormat.layerType(.text)
+    try o.check(needsOneOf: needs.needsOneOf, needs.needsOneOfMessage)
     var text = TextContent(try o["text"]?.string() ?? "")
     text.systemImage = try o["systemImage"]?.string()
     if let font = o["font"] { text.font = try Self.font(font) }
-    if let weight = o["fontWeight"] { text.font.weight = try weight.choice(fontWeights, what: "font weight") }
+    if let weight: FontWeight = try o.choice("fontWeight", in: fields, what: "font weight") {
+      text.font.weight = weight
+    }
     if let style = o["foregroundStyle"] { text.foregroundStyle = try fill(style) }
     if let limit = o["lineLimit"] {
       let value = try limit.number()
-      let range = TextContent.lineLimits
+      guard case .integer(let range) = fields.first(where: { $0.name == "lineLimit" })?.value else {
+        preconditionFailure("SceneFormat: lineLimit is a whole number")
+      }
       guard value >= Double(range.lowerBound), value <= Double(range.upperBound), value == value.rounded() else {
         throw limit.fail(
           "\(ParameterSpec.format(value)) is not a number of lines from \(range.lowerBound) to \(range.upperBound); "
@@ -371,8 +371,8 @@ extension Scene {
       }
       text.lineLimit = Int(value)
     }
-    if let alignment = o["multilineTextAlignment"] {
-      text.alignment = try alignment.choice(alignments, what: "text alignment")
+    if let alignment: TextAlignment = try o.choice("multilineTextAlignment", in: fields, what: "text alignment") {
+      text.alignment = alignment
     }
     return text
   }
@@ -380,10 +380,12 @@ extension Scene {
   /// A layer's content: `{"image", "padding", "opacity"}` or text fields with
   /// `padding` (16 by default) and `opacity`.
   static func content(_ node: JSONNode) throws -> GlassContent {
-    let o = try node.object(["image", "padding", "opacity"] + textFields)
+    let imageFields = SceneFormat.imageContentFields.map(\.name)
+    let textFields = SceneFormat.textContentFields.map(\.name)
+    let o = try node.object(imageFields + textFields.filter { !imageFields.contains($0) })
     let opacity = try o["opacity"]?.number() ?? 1
     if let image = o["image"] {
-      if let field = textFields.first(where: { o[$0] != nil }) {
+      if let field = textFields.first(where: { !imageFields.contains($0) && o[$0] != nil }) {
         throw JSONNode(value: .null, path: node.child(field)).fail(
           "content is an image or text, not both; put the text in a layer of its own")
       }
@@ -394,7 +396,7 @@ extension Scene {
   }
 
   static func rect(_ node: JSONNode) throws -> PointRect {
-    let o = try node.object(["x", "y", "width", "height"])
+    let o = try node.fields(SceneFormat.frameFields)
     return PointRect(
       x: try o["x"]?.number() ?? 0, y: try o["y"]?.number() ?? 0, width: try o.required("width").number(),
       height: try o.required("height").number())
@@ -465,37 +467,38 @@ extension Scene {
   }
 
   static func containerShape(_ node: JSONNode) throws -> ContainerShape {
-    let o = try node.object(["frame", "cornerRadius"])
+    let o = try node.fields(SceneFormat.containerShapeFields)
     return ContainerShape(frame: try rect(o.required("frame")), cornerRadius: try o.required("cornerRadius").number())
   }
-
-  static let materials = Dictionary(uniqueKeysWithValues: Material.allCases.map { ($0.rawValue, $0) })
-  static let variants = Dictionary(uniqueKeysWithValues: Glass.Variant.allCases.map { ($0.rawValue, $0) })
-  static let layerTypes = ["image", "shape", "material", "glass", "glassContainer", "text", "button"]
-  static let buttonStyles = Dictionary(uniqueKeysWithValues: ButtonStyle.allCases.map { ($0.rawValue, $0) })
-  /// The fields of a button layer.
-  static let buttonFields = [
-    "type", "title", "systemImage", "font", "fontWeight", "foregroundStyle", "buttonStyle", "tint", "frame",
-  ]
 
   static func layer(_ node: JSONNode) throws -> Layer {
     guard case .object(let members) = node.value else {
       throw node.fail("expected an object, found \(node.value.kind)")
     }
+    let typeNames = SceneFormat.LayerTypeName.allCases.map(\.rawValue)
     guard let typeValue = members.first(where: { $0.key == "type" })?.value else {
-      throw node.fail("missing the field \"type\" (\(layerTypes.joined(separator: ", ")))")
+      throw node.fail("missing the field \"type\" (\(typeNames.joined(separator: ", ")))")
     }
     let typeNode = JSONNode(value: typeValue, path: node.child("type"))
-    switch try typeNode.string() {
-    case "image":
-      let o = try node.object(["type", "source", "frame", "contentMode", "clipShape", "backgroundExtensionEffect"])
+    let typeName = try typeNode.string()
+    guard let name = SceneFormat.LayerTypeName(rawValue: typeName) else {
+      throw typeNode.fail(
+        "unknown layer type \"\(JSONNode.shortened(typeName))\"; use one of \(typeNames.joined(separator: ", "))")
+    }
+    let spec = SceneFormat.layerType(name)
+    let o = try node.object(spec.keys)
+    for field in spec.fields where field.required { _ = try o.required(field.name) }
+    try o.check(needsOneOf: spec.needsOneOf, spec.needsOneOfMessage)
+    switch name {
+    case .image:
       var layer = ImageLayer(source: try o.required("source").filePath(), frame: try rect(o.required("frame")))
-      if let mode = o["contentMode"] { layer.contentMode = try mode.choice(contentModes, what: "content mode") }
+      if let mode: ContentMode = try o.choice("contentMode", in: spec.fields, what: "content mode") {
+        layer.contentMode = mode
+      }
       if let clip = o["clipShape"] { layer.clipShape = try shape(clip) }
       if let e = o["backgroundExtensionEffect"] { layer.backgroundExtension = try backgroundExtension(e) }
       return .image(layer)
-    case "shape":
-      let o = try node.object(["type", "shape", "frame", "fill", "containerShape", "content"])
+    case .shape:
       let content = try o["content"].map(Self.content)
       let (frame, fit) = try frame(o.required("frame"), fitting: content)
       var layer = ShapeLayer(
@@ -503,36 +506,32 @@ extension Scene {
         containerShape: try o["containerShape"].map(containerShape), content: content)
       layer.fit = fit
       return .shape(layer)
-    case "material":
-      let o = try node.object(["type", "material", "shape", "frame", "containerShape", "content"])
+    case .material:
       let content = try o["content"].map(Self.content)
       let (frame, fit) = try frame(o.required("frame"), fitting: content)
+      let material: Material? = try o.choice("material", in: spec.fields, what: "material")
       var layer = MaterialLayer(
-        material: try o.required("material").choice(materials, what: "material"),
-        shape: try o["shape"].map(shape) ?? .rect, frame: frame,
+        material: material ?? .regular, shape: try o["shape"].map(shape) ?? .rect, frame: frame,
         containerShape: try o["containerShape"].map(containerShape), content: content)
       layer.fit = fit
       return .material(layer)
-    case "glass":
-      return .glass(try glassLayer(node, typed: true))
-    case "text":
-      let o = try node.object(["type", "frame", "opacity"] + textFields)
+    case .glass:
+      return .glass(try glassLayer(o))
+    case .text:
       let text = try text(o)
       let (frame, fit) = try frame(o.required("frame"), fitting: GlassContent(text, padding: 0))
       var layer = TextLayer(text, frame: frame, opacity: try o["opacity"]?.number() ?? 1)
       layer.fit = fit
       return .text(layer)
-    case "button":
-      let o = try node.object(buttonFields)
-      guard o["title"] != nil || o["systemImage"] != nil else {
-        throw node.fail("give the button a \"title\", a \"systemImage\" or both")
-      }
+    case .button:
       var label = TextContent(try o["title"]?.string() ?? "")
       label.systemImage = try o["systemImage"]?.string()
       if let font = o["font"] { label.font = try Self.font(font) }
-      if let weight = o["fontWeight"] { label.font.weight = try weight.choice(fontWeights, what: "font weight") }
+      if let weight: FontWeight = try o.choice("fontWeight", in: spec.fields, what: "font weight") {
+        label.font.weight = weight
+      }
       if let style = o["foregroundStyle"] { label.foregroundStyle = try fill(style) }
-      let style = try o["buttonStyle"]?.choice(buttonStyles, what: "button style") ?? .glass
+      let style: ButtonStyle = try o.choice("buttonStyle", in: spec.fields, what: "button style") ?? .glass
       // The label's fields sit on the button, its text as the title.
       do {
         try SceneValidator().text("", label)
@@ -549,25 +548,18 @@ extension Scene {
       layer.fit = fit
       layer.fit?.fieldsPath = ""
       return .glass(layer)
-    case "glassContainer":
-      let o = try node.object(["type", "spacing", "glass", "containerShape"])
+    case .glassContainer:
       return .container(
         GlassContainer(
           spacing: try o["spacing"]?.number() ?? 0,
-          glass: try o.required("glass").array().map { try glassLayer($0, typed: false) },
+          glass: try o.required("glass").array().map { try glassLayer($0.fields(SceneFormat.glassLayerFields)) },
           containerShape: try o["containerShape"].map(containerShape)))
-    case let other:
-      throw typeNode.fail(
-        "unknown layer type \"\(JSONNode.shortened(other))\"; use one of \(layerTypes.joined(separator: ", "))")
     }
   }
 
-  static func glassLayer(_ node: JSONNode, typed: Bool) throws -> GlassLayer {
-    let fields = [
-      "glass", "shape", "frame", "content", "optics", "containerShape", "glassEffectUnion", "glassEffectID",
-      "glassEffectTransition",
-    ]
-    let o = try node.object(typed ? ["type"] + fields : fields)
+  /// A glass layer's fields (`SceneFormat.glassLayerFields`), read from `o`
+  /// whose keys are checked.
+  static func glassLayer(_ o: JSONObject) throws -> GlassLayer {
     let content = try o["content"].map(Self.content)
     let (frame, fit) = try frame(o.required("frame"), fitting: content)
     var layer = GlassLayer(frame: frame, content: content)
@@ -578,15 +570,14 @@ extension Scene {
     layer.containerShape = try o["containerShape"].map(containerShape)
     layer.unionID = try o["glassEffectUnion"]?.string()
     layer.effectID = try o["glassEffectID"]?.string()
-    layer.effectTransition = try o["glassEffectTransition"]?.choice(
-      Dictionary(uniqueKeysWithValues: GlassEffectTransition.allCases.map { ($0.rawValue, $0) }),
-      what: "glass effect transition")
+    layer.effectTransition = try o.choice(
+      "glassEffectTransition", in: SceneFormat.glassLayerFields, what: "glass effect transition")
     return layer
   }
 
   /// `{"leading", "trailing", "top", "bottom", "sigma"}`, in points.
   static func backgroundExtension(_ node: JSONNode) throws -> BackgroundExtension {
-    let x = try node.object(["leading", "trailing", "top", "bottom", "sigma"])
+    let x = try node.fields(SceneFormat.backgroundExtensionFields)
     return BackgroundExtension(
       leading: try x["leading"]?.number() ?? 0, trailing: try x["trailing"]?.number() ?? 0,
       top: try x["top"]?.number() ?? 0, bottom: try x["bottom"]?.number() ?? 0,
@@ -605,17 +596,57 @@ extension Scene {
   }
 
   static func glass(_ node: JSONNode) throws -> Glass {
-    if case .string = node.value { return Glass(try node.choice(variants, what: "glass variant")) }
-    let o = try node.object(["variant", "tint", "interactive", "pressed", "touchPoint"])
-    var glass = Glass(try o["variant"]?.choice(variants, what: "glass variant") ?? .regular)
+    let fields = SceneFormat.glassFields
+    if case .string = node.value {
+      return Glass(try node.choice(named(SceneFormat.names(fields, "variant")), what: "glass variant"))
+    }
+    let o = try node.fields(fields)
+    var glass = Glass(try o.choice("variant", in: fields, what: "glass variant") ?? .regular)
     glass.tint = try o["tint"].map(color)
     glass.isInteractive = try o["interactive"]?.bool() ?? false
     glass.isPressed = try o["pressed"]?.bool() ?? false
     if let t = o["touchPoint"] {
-      let p = try t.object(["x", "y"])
+      let p = try t.fields(SceneFormat.objectFields(fields, "touchPoint"))
       glass.touchPoint = PointOffset(x: try p.required("x").number(), y: try p.required("y").number())
     }
     return glass
+  }
+
+  /// The model's values of `names` (the table's), by name.
+  static func named<T: RawRepresentable>(_ names: [String]) -> [String: T] where T.RawValue == String {
+    Dictionary(
+      uniqueKeysWithValues: names.map { name in
+        guard let value = T(rawValue: name) else {
+          preconditionFailure("SceneFormat lists \(name), which the model lacks")
+        }
+        return (name, value)
+      })
+  }
+}
+
+extension JSONNode {
+  /// The object's members, its keys those of `fields` and its required fields present.
+  func fields(_ fields: [SceneFormat.Field]) throws -> JSONObject {
+    let o = try object(fields.map(\.name))
+    for field in fields where field.required { _ = try o.required(field.name) }
+    return o
+  }
+}
+
+extension JSONObject {
+  /// A field whose value is one of the names `fields` gives it, as the model's
+  /// value (nil: left out); `what` names it in an error.
+  func choice<T: RawRepresentable>(_ name: String, in fields: [SceneFormat.Field], what: String) throws -> T?
+  where T.RawValue == String {
+    guard let node = self[name] else { return nil }
+    let values: [String: T] = Scene.named(SceneFormat.names(fields, name))
+    return try node.choice(values, what: what)
+  }
+
+  /// At least one of `names` written, else `message` at the object.
+  func check(needsOneOf names: [String], _ message: String) throws {
+    guard !names.isEmpty, !names.contains(where: { self[$0] != nil }) else { return }
+    throw node.fail(message)
   }
 }
 

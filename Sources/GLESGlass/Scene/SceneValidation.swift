@@ -5,9 +5,9 @@ extension Scene {
   public static let maximumSidePoints = 16_384.0
   /// The largest side of a layer's frame, in points (a frame may reach past the canvas).
   public static let maximumFrameSidePoints = 4 * maximumSidePoints
-  /// A frame's x and y, in points.
+  /// A frame's x and y, in points (`SceneFormat.signedPoints`).
   static let framePositions = -maximumFrameSidePoints...maximumFrameSidePoints
-  /// A frame's width and height, in points.
+  /// A frame's width and height, in points (`SceneFormat.points`).
   static let frameSides = 0...maximumFrameSidePoints
   /// Corner radii and a radial gradient's radii, in points.
   static let radii: ClosedRange<Double> = 0...100_000
@@ -68,14 +68,14 @@ extension Scene {
         }
         try v.shape("\(at).clipShape", l.clipShape, container: nil)
         if let e = l.backgroundExtension {
-          let limit = BackgroundExtensionEffect.maximumInsetPixels / Double(scale)
-          for (name, value) in [("leading", e.leading), ("trailing", e.trailing), ("top", e.top), ("bottom", e.bottom)]
-          {
-            try v.check("\(at).backgroundExtensionEffect.\(name)", value, 0...limit, "pt")
+          // The limits are in pixels: in points they shrink with the scale.
+          let fields = SceneFormat.backgroundExtensionFields
+          let values = [
+            ("leading", e.leading), ("trailing", e.trailing), ("top", e.top), ("bottom", e.bottom), ("sigma", e.sigma),
+          ]
+          for (name, value) in values {
+            try v.check("\(at).backgroundExtensionEffect", name, value, fields, scale: Double(scale))
           }
-          try v.check(
-            "\(at).backgroundExtensionEffect.sigma", e.sigma,
-            0...(BackgroundExtensionEffect.maximumSigmaPixels / Double(scale)), "pt")
         }
       case .shape(let l):
         try v.frame("\(at).frame", l.frame, fit: l.fit)
@@ -90,12 +90,12 @@ extension Scene {
         try v.content("\(at).content", l.content)
       case .text(let l):
         try v.frame("\(at).frame", l.frame, fit: l.fit)
-        try v.check("\(at).opacity", l.opacity, 0...1, "")
+        try v.check(at, "opacity", l.opacity, SceneFormat.layerType(.text).fields)
         try v.text(at, l.text)
       case .glass(let l):
         try v.glass(at, l, container: nil)
       case .container(let c):
-        try v.check("\(at).spacing", c.spacing, Scene.spacings, "pt")
+        try v.check(at, "spacing", c.spacing, SceneFormat.layerType(.glassContainer).fields)
         try v.container("\(at).containerShape", c.containerShape)
         var ids: Set<String> = []
         for (j, glass) in c.glass.enumerated() {
@@ -157,36 +157,56 @@ struct SceneValidator {
     guard !path.isEmpty else { throw fail(at, "the image path is empty; give a PNG path relative to the scene file") }
   }
 
+  /// A number field of the table (`fields`) at `at.name`, in its range; with
+  /// `scale`, a range in pixels checked in points.
+  func check(_ at: String, _ name: String, _ value: Double, _ fields: [SceneFormat.Field], scale: Double = 1) throws {
+    let bounds = SceneFormat.bounds(fields, name)
+    let path = at.isEmpty ? name : "\(at).\(name)"
+    if let problem = (scale == 1 ? bounds : bounds.dividingMaximum(by: scale)).problem(with: value) {
+      throw fail(path, problem)
+    }
+  }
+
   func frame(_ at: String, _ frame: PointRect, fit: ContentFit? = nil) throws {
-    try check("\(at).x", frame.x, Scene.framePositions, "pt")
-    try check("\(at).y", frame.y, Scene.framePositions, "pt")
-    try check("\(at).width", frame.width, Scene.frameSides, "pt")
-    try check("\(at).height", frame.height, Scene.frameSides, "pt")
+    let fields = SceneFormat.frameFields
+    try check(at, "x", frame.x, fields)
+    try check(at, "y", frame.y, fields)
+    try check(at, "width", frame.width, fields)
+    try check(at, "height", frame.height, fields)
     // The padding a side sized to the text keeps, where it was written (`fitPadding`).
     if let fit {
-      try check("\(at).fitPadding.horizontal", fit.horizontalPadding, Scene.spacings, "pt")
-      try check("\(at).fitPadding.vertical", fit.verticalPadding, Scene.spacings, "pt")
+      try check("\(at).fitPadding", "horizontal", fit.horizontalPadding, SceneFormat.fitPaddingFields)
+      try check("\(at).fitPadding", "vertical", fit.verticalPadding, SceneFormat.fitPaddingFields)
     }
   }
 
   func content(_ at: String, _ content: GlassContent?) throws {
     guard let content else { return }
+    let fields: [SceneFormat.Field]
     switch content.kind {
-    case .image(let source): try path("\(at).image", source)
-    case .text(let text): try self.text(at, text)
+    case .image(let source):
+      try path("\(at).image", source)
+      fields = SceneFormat.imageContentFields
+    case .text(let text):
+      try self.text(at, text)
+      fields = SceneFormat.textContentFields
     }
-    try check("\(at).padding", content.padding, Scene.spacings, "pt")
-    try check("\(at).opacity", content.opacity, 0...1, "")
+    try check(at, "padding", content.padding, fields)
+    try check(at, "opacity", content.opacity, fields)
   }
 
   /// Text content's values; whether its font can be had is checked where it is
   /// laid out (the scene file's folder is needed for a font file).
   func text(_ at: String, _ text: TextContent) throws {
+    let fields = SceneFormat.layerTextFields
     let count = text.string.unicodeScalars.count
-    guard count <= TextContent.maximumLength else {
+    guard case .string(let maximumLength)? = fields.first(where: { $0.name == "text" })?.value,
+      case .integer(let lineLimits)? = fields.first(where: { $0.name == "lineLimit" })?.value
+    else { preconditionFailure("SceneFormat: text is a string, lineLimit a whole number") }
+    guard count <= maximumLength else {
       throw fail(
         "\(at).text",
-        "the text has \(count) characters (Unicode scalars); at most \(TextContent.maximumLength) are laid out, so split it into several texts"
+        "the text has \(count) characters (Unicode scalars); at most \(maximumLength) are laid out, so split it into several texts"
       )
     }
     if let name = text.systemImage, SystemImage.named(name) == nil {
@@ -194,11 +214,11 @@ struct SceneValidator {
         "\(at).systemImage",
         "unknown systemImage \"\(JSONNode.shortened(name))\"; the icons are \(SystemImage.nameList)")
     }
-    try check("\(at).font.size", text.font.size, 1...Font.maximumSize, "pt")
-    if let limit = text.lineLimit, !TextContent.lineLimits.contains(limit) {
+    try check("\(at).font", "size", text.font.size, SceneFormat.fontFields)
+    if let limit = text.lineLimit, !lineLimits.contains(limit) {
       throw fail(
         "\(at).lineLimit",
-        "\(limit) lines is out of range; give a whole number from 1 to \(TextContent.lineLimits.upperBound), or no limit"
+        "\(limit) lines is out of range; give a whole number from \(lineLimits.lowerBound) to \(lineLimits.upperBound), or no limit"
       )
     }
     if let style = text.foregroundStyle { try fill("\(at).foregroundStyle", style) }
@@ -274,7 +294,7 @@ struct SceneValidator {
   func container(_ at: String, _ shape: ContainerShape?) throws {
     guard let shape else { return }
     try frame("\(at).frame", shape.frame)
-    try check("\(at).cornerRadius", shape.cornerRadius, Scene.radii, "pt")
+    try check(at, "cornerRadius", shape.cornerRadius, SceneFormat.containerShapeFields)
   }
 
   func glass(_ at: String, _ layer: GlassLayer, container: ContainerShape?) throws {
@@ -283,8 +303,9 @@ struct SceneValidator {
     try self.container("\(at).containerShape", layer.containerShape)
     if let tint = layer.glass.tint { try color("\(at).glass.tint", tint) }
     if let t = layer.glass.touchPoint {
-      try check("\(at).glass.touchPoint.x", t.x, -100_000...100_000, "pt")
-      try check("\(at).glass.touchPoint.y", t.y, -100_000...100_000, "pt")
+      let fields = SceneFormat.objectFields(SceneFormat.glassFields, "touchPoint")
+      try check("\(at).glass.touchPoint", "x", t.x, fields)
+      try check("\(at).glass.touchPoint", "y", t.y, fields)
     }
     if let id = layer.unionID, id.isEmpty || id.utf8.count > 256 {
       throw fail("\(at).glassEffectUnion", "the union id is \(id.isEmpty ? "empty" : "over 256 bytes"); name the union")

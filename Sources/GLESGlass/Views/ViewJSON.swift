@@ -3,7 +3,7 @@ import Foundation
 // The view tree in the scene file (docs/scene-format.md, "Views"): reading VIEW
 // and MODIFIER objects into `ViewNode`s, every error one line naming its JSON
 // path and the fix, and writing them back. Which fields an object may have and
-// each number's range come from `ViewFormat`.
+// each number's range come from `SceneFormat`.
 
 // MARK: - Reading
 
@@ -22,7 +22,7 @@ struct ViewReader {
     guard depth < ViewNode.maximumDepth else {
       throw node.fail("the view tree is deeper than \(ViewNode.maximumDepth) views here; flatten it")
     }
-    let names = ViewFormat.TypeName.allCases.map(\.rawValue)
+    let names = SceneFormat.TypeName.allCases.map(\.rawValue)
     guard case .object(let members) = node.value else {
       throw node.fail("expected a view, an object such as {\"type\": \"vstack\", ...}, found \(node.value.kind)")
     }
@@ -31,11 +31,11 @@ struct ViewReader {
     }
     let typeNode = JSONNode(value: typeValue, path: node.child("type"))
     let typeName = try typeNode.string()
-    guard let type = ViewFormat.TypeName(rawValue: typeName) else {
+    guard let type = SceneFormat.TypeName(rawValue: typeName) else {
       throw typeNode.fail(
         "unknown view type \"\(JSONNode.shortened(typeName))\"; use one of \(names.joined(separator: ", "))")
     }
-    let spec = ViewFormat.viewType(type)
+    let spec = SceneFormat.viewType(type)
     let f = try FieldReader(node.object(spec.keys), spec.fields, type: spec)
     // The modifiers' environment reaches the content: a containerShape among
     // them is a container for it.
@@ -44,7 +44,7 @@ struct ViewReader {
       if case .object(let m) = node.value, m.count == 1 { return m[0].key }
       return nil
     }
-    let containerAt = keys.indices.filter { keys[$0] == ViewFormat.ModifierName.containerShape.rawValue }
+    let containerAt = keys.indices.filter { keys[$0] == SceneFormat.ModifierName.containerShape.rawValue }
     let content = try self.content(type, f, at: node, depth: depth, inContainer: inContainer || !containerAt.isEmpty)
     var modifiers: [ViewModifierNode] = []
     for (index, modifierNode) in modifierNodes.enumerated() {
@@ -61,7 +61,7 @@ struct ViewReader {
   }
 
   func content(
-    _ type: ViewFormat.TypeName, _ f: FieldReader, at node: JSONNode, depth: Int, inContainer: Bool
+    _ type: SceneFormat.TypeName, _ f: FieldReader, at node: JSONNode, depth: Int, inContainer: Bool
   ) throws -> ViewContent {
     switch type {
     case .vstack:
@@ -229,7 +229,7 @@ struct ViewReader {
   ) throws
     -> ViewModifierNode
   {
-    let names = ViewFormat.ModifierName.allCases.map(\.rawValue)
+    let names = SceneFormat.ModifierName.allCases.map(\.rawValue)
     guard case .object(let members) = node.value else {
       throw node.fail("expected a modifier, an object with one key such as {\"padding\": 16}, found \(node.value.kind)")
     }
@@ -241,12 +241,12 @@ struct ViewReader {
             + "{\"\(JSONNode.shortened(members[1].key))\": …} as two modifiers, in the order they apply")
     }
     let key = member.key
-    guard let name = ViewFormat.ModifierName(rawValue: key) else {
+    guard let name = SceneFormat.ModifierName(rawValue: key) else {
       throw JSONNode(value: .null, path: node.child(key)).fail(
         "unknown modifier; use one of \(names.joined(separator: ", "))")
     }
     let at = JSONNode(value: member.value, path: node.child(key))
-    let spec = ViewFormat.modifier(name)
+    let spec = SceneFormat.modifier(name)
     let (form, f) = try spec.form(of: at)
     func number() throws -> Double { try spec.forms[form].number(at, what: key) ?? 0 }
     func string() throws -> String { try spec.forms[form].string(at, what: key) }
@@ -265,7 +265,7 @@ struct ViewReader {
           top: try f.number("top") ?? 0, leading: try f.number("leading") ?? 0, bottom: try f.number("bottom") ?? 0,
           trailing: try f.number("trailing") ?? 0))
     case .frame:
-      guard let f else { preconditionFailure("ViewFormat: frame takes objects only") }
+      guard let f else { preconditionFailure("SceneFormat: frame takes objects only") }
       let alignment = try f.choice("alignment") { Alignment.named[$0] } ?? .center
       switch form {
       case 0: return .frame(width: try f.number("width"), height: try f.number("height"), alignment: alignment)
@@ -290,10 +290,10 @@ struct ViewReader {
     case .layoutPriority:
       return .layoutPriority(try number())
     case .offset:
-      guard let f else { preconditionFailure("ViewFormat: offset takes an object") }
+      guard let f else { preconditionFailure("SceneFormat: offset takes an object") }
       return .offset(x: try f.number("x") ?? 0, y: try f.number("y") ?? 0)
     case .aspectRatio:
-      guard let f else { preconditionFailure("ViewFormat: aspectRatio takes an object") }
+      guard let f else { preconditionFailure("SceneFormat: aspectRatio takes an object") }
       return .aspectRatio(try f.number("ratio"), contentMode: try f.choice("contentMode", ContentMode.init) ?? .fit)
     case .scaledToFit:
       try spec.forms[form].check(true: at, what: key)
@@ -302,7 +302,7 @@ struct ViewReader {
       try spec.forms[form].check(true: at, what: key)
       return .aspectRatio(nil, contentMode: .fill)
     case .overlay, .background:
-      guard let f else { preconditionFailure("ViewFormat: \(key) takes an object") }
+      guard let f else { preconditionFailure("SceneFormat: \(key) takes an object") }
       if form == 0 {
         let content = try view(f.required("content"), depth: depth + 1, inContainer: inContainer)
         let alignment = try f.choice("alignment") { Alignment.named[$0] } ?? .center
@@ -387,7 +387,7 @@ struct ViewReader {
 
   /// A name the table lists, as its value (the table's names are the enum's).
   static func named<T>(_ name: String, _ make: (String) -> T?) throws -> T {
-    guard let value = make(name) else { preconditionFailure("ViewFormat lists \(name), which the model lacks") }
+    guard let value = make(name) else { preconditionFailure("SceneFormat lists \(name), which the model lacks") }
     return value
   }
 
@@ -423,7 +423,7 @@ struct ViewReader {
 
   /// The scene's `safeAreaInsets`, each from 0 to the canvas's side.
   func safeAreaInsets(_ node: JSONNode, canvas: PointSize) throws -> EdgeInsets {
-    let f = try FieldReader(node.object(ViewFormat.safeAreaFields.map(\.name)), ViewFormat.safeAreaFields)
+    let f = try FieldReader(node.object(SceneFormat.safeAreaFields.map(\.name)), SceneFormat.safeAreaFields)
     let insets = EdgeInsets(
       top: try f.number("top") ?? 0, leading: try f.number("leading") ?? 0, bottom: try f.number("bottom") ?? 0,
       trailing: try f.number("trailing") ?? 0)
@@ -443,11 +443,11 @@ struct ViewReader {
 /// range, each name one of its choices.
 struct FieldReader {
   let object: JSONObject
-  let fields: [ViewFormat.Field]
+  let fields: [SceneFormat.Field]
 
   /// Reads `object` (whose keys are already checked) against `fields`; a
   /// required field left out is an error.
-  init(_ object: JSONObject, _ fields: [ViewFormat.Field], type: ViewFormat.ViewType? = nil) throws {
+  init(_ object: JSONObject, _ fields: [SceneFormat.Field], type: SceneFormat.ViewType? = nil) throws {
     self.object = object
     self.fields = fields
     if let type { try checkAlternatives(type) }
@@ -463,9 +463,9 @@ struct FieldReader {
 
   func required(_ name: String) throws -> JSONNode { try object.required(name) }
 
-  func spec(_ name: String) -> ViewFormat.Value {
+  func spec(_ name: String) -> SceneFormat.Value {
     guard let field = fields.first(where: { $0.name == name }) else {
-      preconditionFailure("ViewFormat: no field \(name) here")
+      preconditionFailure("SceneFormat: no field \(name) here")
     }
     return field.value
   }
@@ -493,7 +493,7 @@ struct FieldReader {
 
   /// Fields of at most one of the view's groups of alternatives, and one of
   /// those it needs.
-  func checkAlternatives(_ type: ViewFormat.ViewType) throws {
+  func checkAlternatives(_ type: SceneFormat.ViewType) throws {
     if !type.needsOneOf.isEmpty && !type.needsOneOf.contains(where: { object[$0] != nil }) {
       throw object.node.fail(
         "missing the field \(type.needsOneOf.map { "\"\($0)\"" }.joined(separator: " or "))")
@@ -521,22 +521,26 @@ struct FieldReader {
   }
 }
 
-extension ViewFormat.Bounds {
+extension SceneFormat.Bounds {
   /// `value` if it lies in the bounds; else an error at `node` that gives them.
   func checked(_ value: Double, at node: JSONNode) throws -> Double {
-    guard contains(value) else {
-      let what = value < minimum && value < 0 ? "is negative" : "is out of range"
-      let low =
-        aboveMinimum ? "above \(ParameterSpec.format(minimum)) and at most" : "from \(ParameterSpec.format(minimum)) to"
-      throw node.fail(
-        "\(ParameterSpec.format(value)) \(what); give a value \(low) \(ParameterSpec.format(maximum))"
-          + (unit.isEmpty ? "" : " \(unit)"))
-    }
+    if let problem = problem(with: value) { throw node.fail(problem) }
     return value
+  }
+
+  /// What is wrong with `value` and the fix (nil: it lies in the bounds), the
+  /// message the reader and the validator give.
+  func problem(with value: Double) -> String? {
+    guard !contains(value) else { return nil }
+    let what = value < minimum && value < 0 ? "is negative" : "is out of range"
+    let low =
+      aboveMinimum ? "above \(ParameterSpec.format(minimum)) and at most" : "from \(ParameterSpec.format(minimum)) to"
+    return "\(ParameterSpec.format(value)) \(what); give a value \(low) \(ParameterSpec.format(maximum))"
+      + (unit.isEmpty ? "" : " \(unit)")
   }
 }
 
-extension ViewFormat.Value {
+extension SceneFormat.Value {
   /// Whether a JSON value of this kind can be this form (forms are tried in order).
   func admits(_ value: JSONValue) -> Bool {
     switch (self, value) {
@@ -597,7 +601,7 @@ extension ViewFormat.Value {
       if case .null = node.value { return nil }
       return try inner.number(node, what: what)
     case .string, .name, .bool, .isTrue, .choice, .definition, .view, .edges, .array, .object:
-      preconditionFailure("ViewFormat: \(what) is not a number")
+      preconditionFailure("SceneFormat: \(what) is not a number")
     }
   }
 
@@ -631,7 +635,7 @@ extension ViewFormat.Value {
         throw node.fail("unknown systemImage \"\(JSONNode.shortened(text))\"; the icons are \(SystemImage.nameList)")
       }
     case .number, .integer, .maximum, .bool, .isTrue, .definition, .view, .edges, .array, .object, .nullable:
-      preconditionFailure("ViewFormat: \(what) is not a string")
+      preconditionFailure("SceneFormat: \(what) is not a string")
     }
     return text
   }
@@ -644,7 +648,7 @@ extension ViewFormat.Value {
   }
 }
 
-extension ViewFormat.Modifier {
+extension SceneFormat.Modifier {
   /// Which of the forms `node` takes, with its fields when it is an object form:
   /// the first form of the JSON value's kind, and among objects the first whose
   /// fields include every key written. An object that fits none names its
@@ -656,7 +660,7 @@ extension ViewFormat.Modifier {
         "expected \(forms.map(\.expected).joined(separator: ", or ")), found \(node.value.kind)")
     }
     guard case .object(let members) = node.value else { return (firstCandidate, nil) }
-    let objectForms: [(Int, [ViewFormat.Field])] = candidates.compactMap {
+    let objectForms: [(Int, [SceneFormat.Field])] = candidates.compactMap {
       if case .object(let fields) = forms[$0] { return ($0, fields) }
       return nil
     }
@@ -693,7 +697,9 @@ extension Scene {
     return .object(members)
   }
 
-  static func typed(_ type: ViewFormat.TypeName) -> (key: String, value: JSONValue) { ("type", .string(type.rawValue)) }
+  static func typed(_ type: SceneFormat.TypeName) -> (key: String, value: JSONValue) {
+    ("type", .string(type.rawValue))
+  }
 
   static func encode(_ content: ViewContent) -> [(key: String, value: JSONValue)] {
     let children = { (views: [ViewNode]) in ("children", JSONValue.array(views.map(encode))) }
@@ -802,7 +808,7 @@ extension Scene {
   }
 
   static func encode(_ modifier: ViewModifierNode) -> JSONValue {
-    let one = { (name: ViewFormat.ModifierName, value: JSONValue) in JSONValue.object([(name.rawValue, value)]) }
+    let one = { (name: SceneFormat.ModifierName, value: JSONValue) in JSONValue.object([(name.rawValue, value)]) }
     let number = { (value: Double?) in value.map { JSONValue.number($0) } }
     switch modifier {
     case .padding(let e):

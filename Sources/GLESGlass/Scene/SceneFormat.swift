@@ -8,10 +8,10 @@ import Foundation
 /// range of each number from here; the JSON Schema's `$defs.view`,
 /// `$defs.modifier` (and the scene's `body`, `safeAreaInsets` and state
 /// properties) and the tables of docs/scene-format.md are generated from it
-/// (`updatedSchema(_:)`, `markdownTables`). `ViewFormatTests` fails when the
+/// (`updatedSchema(_:)`, `markdownTables`). `SceneFormatTests` fails when the
 /// checked-in files differ from what this generates;
-/// `GLASS_UPDATE_DOCS=1 swift test --filter ViewFormatDocs` rewrites them.
-enum ViewFormat {
+/// `GLASS_UPDATE_DOCS=1 swift test --filter SceneFormatDocs` rewrites them.
+enum SceneFormat {
   /// The view types, as the `type` field names them.
   enum TypeName: String, CaseIterable, Sendable {
     case vstack, hstack, zstack, group, glassEffectContainer, spacer, text, label, image, color, rectangle,
@@ -32,7 +32,8 @@ enum ViewFormat {
   /// function for it and named in the schema's `$defs`.
   enum Definition: String, Sendable {
     case color, fill, shape, font, glass, optics, containerShape, backgroundExtensionEffect, layer, imagePath,
-      systemImage, concentricCorners, modifier
+      systemImage, concentricCorners, modifier, frame, fittingFrame, content, containedGlass, clipShape, fontFamily,
+      fontFile
 
     /// How the documentation names it.
     var markdown: String {
@@ -41,15 +42,23 @@ enum ViewFormat {
       case .fill: "a [fill](#fills)"
       case .shape: "a [shape](#shapes)"
       case .font: "a [font](#fonts)"
-      case .glass: "glass, as a [`glass`](#glass) layer's"
+      case .glass: "a variant name or a [glass object](#glass)"
       case .optics: "[optical parameters](#optical-parameters)"
       case .containerShape: "`{\"frame\", \"cornerRadius\"}` ([concentric rectangles](#concentric-rectangles))"
-      case .backgroundExtensionEffect: "as an [`image`](#image) layer's"
+      case .backgroundExtensionEffect:
+        "`{\"leading\", \"trailing\", \"top\", \"bottom\", \"sigma\"}` (see [`image`](#image))"
       case .layer: "a [layer](#layers)"
       case .imagePath: "a PNG path"
       case .systemImage: "an [icon](#icons) name"
       case .concentricCorners: "corners, as a [`concentricRectangle`](#concentric-rectangles)'s"
       case .modifier: "a modifier"
+      case .frame: "a [frame](#frames)"
+      case .fittingFrame: "a [frame](#frames), or a position alone ([sized to fit](#sized-to-fit))"
+      case .content: "an image or [text content](#text-content)"
+      case .containedGlass: "a glass object"
+      case .clipShape: "a [shape](#shapes) without concentric corners"
+      case .fontFamily: "a family name"
+      case .fontFile: "a path"
       }
     }
   }
@@ -145,7 +154,7 @@ enum ViewFormat {
 
     func field(_ name: String) -> Field {
       guard let field = fields.first(where: { $0.name == name }) else {
-        preconditionFailure("ViewFormat: \(self.name.rawValue) has no field \(name)")
+        preconditionFailure("SceneFormat: \(self.name.rawValue) has no field \(name)")
       }
       return field
     }
@@ -231,7 +240,7 @@ enum ViewFormat {
         doc: "lays its children out as a `zstack`; the glass inside blends within `spacing`",
         fields: [
           Field(
-            "spacing", .number(Bounds(minimum: 0, maximum: Scene.spacings.upperBound, unit: "pt")),
+            "spacing", .number(spacingPoints),
             default: .number(0)),
           children,
         ])
@@ -481,7 +490,7 @@ enum ViewFormat {
 
 // MARK: - The JSON Schema and the documentation, from the table
 
-extension ViewFormat {
+extension SceneFormat {
   /// `schema` (docs/scene.schema.json, parsed) with the parts this table
   /// describes replaced: `$defs.view`, `$defs.modifier`, `$defs.edges`,
   /// `$defs.systemImage`, and the scene's `body`, `safeAreaInsets` and `states`.
@@ -493,8 +502,9 @@ extension ViewFormat {
     properties.set("states", after: "safeAreaInsets", statesSchema)
     root.set("properties", after: nil, properties)
     var defs = root.member("$defs") ?? .object([])
-    for (name, value) in definitions { defs.set(name, after: nil, value) }
+    for (name, value) in definitions + layerDefinitions { defs.set(name, after: nil, value) }
     root.set("$defs", after: nil, defs)
+    root.set("allOf", after: nil, scaleRules)
     return root
   }
 
@@ -722,7 +732,7 @@ extension ViewFormat {
   }
 }
 
-extension ViewFormat.Bounds {
+extension SceneFormat.Bounds {
   /// The bounds as the documentation writes them (`0 … 65536 pt`, `> 0 … 100`).
   var markdown: String {
     (aboveMinimum ? "> \(ParameterSpec.format(minimum))" : ParameterSpec.format(minimum)) + " … "
@@ -739,13 +749,13 @@ extension ViewFormat.Bounds {
   }
 }
 
-extension ViewFormat.Definition {
+extension SceneFormat.Definition {
   /// The value's schema: its `$defs` entry (a concentric rectangle's corners
   /// are written out, as the shape's schema has them inline).
   var schema: JSONValue {
     switch self {
     case .concentricCorners:
-      let corner = ViewFormat.ref("concentricCorner")
+      let corner = SceneFormat.ref("concentricCorner")
       return .object([
         (
           "anyOf",
@@ -762,14 +772,20 @@ extension ViewFormat.Definition {
           ])
         )
       ])
+    case .clipShape:
+      return .object([
+        ("allOf", .array([SceneFormat.ref("shape"), .object([("not", SceneFormat.ref("shapeNeedingContainer"))])]))
+      ])
+    case .fontFamily, .fontFile:
+      return .object([("type", .string("string")), ("minLength", .number(1))])
     case .color, .fill, .shape, .font, .glass, .optics, .containerShape, .backgroundExtensionEffect, .layer, .imagePath,
-      .systemImage, .modifier:
-      return ViewFormat.ref(rawValue)
+      .systemImage, .modifier, .frame, .fittingFrame, .content, .containedGlass:
+      return SceneFormat.ref(rawValue)
     }
   }
 }
 
-extension ViewFormat.Value {
+extension SceneFormat.Value {
   /// The value's JSON Schema.
   var schema: JSONValue {
     switch self {
@@ -787,12 +803,12 @@ extension ViewFormat.Value {
       return .object([("type", .string("string")), ("minLength", .number(1)), ("maxLength", .number(256))])
     case .bool: return .object([("type", .string("boolean"))])
     case .isTrue: return .object([("const", .bool(true))])
-    case .choice(let names): return ViewFormat.choiceSchema(names)
+    case .choice(let names): return SceneFormat.choiceSchema(names)
     case .definition(let definition): return definition.schema
-    case .view: return ViewFormat.ref("view")
-    case .edges: return ViewFormat.ref("edges")
+    case .view: return SceneFormat.ref("view")
+    case .edges: return SceneFormat.ref("edges")
     case .array(let items): return .object([("type", .string("array")), ("items", items.schema)])
-    case .object(let fields): return ViewFormat.objectSchema(fields)
+    case .object(let fields): return SceneFormat.objectSchema(fields)
     case .nullable(let inner):
       return .object([("anyOf", .array([.object([("type", .string("null"))]), inner.schema]))])
     }
@@ -809,20 +825,21 @@ extension ViewFormat.Value {
     case .bool: return "`true` or `false`"
     case .isTrue: return "`true`"
     case .choice(let names):
-      return names == ViewFormat.alignmentNames ? "an alignment" : names.map { "`\($0)`" }.joined(separator: ", ")
+      return names == SceneFormat.alignmentNames ? "an alignment" : names.map { "`\($0)`" }.joined(separator: ", ")
     case .definition(let definition): return definition.markdown
     case .view: return "a view"
     case .edges: return "edges"
     case .array(.view): return "views"
     case .array(.definition(.layer)): return "[layers](#layers)"
+    case .array(.definition(.containedGlass)): return "an array of objects"
     case .array(let items): return "an array of \(items.markdown)"
-    case .object(let fields): return "{\(ViewFormat.describe(fields))}"
+    case .object(let fields): return "{\(SceneFormat.describe(fields))}"
     case .nullable(let inner): return "\(inner.markdown), or `null`"
     }
   }
 }
 
-extension ViewFormat.Field {
+extension SceneFormat.Field {
   /// The field's schema: its value's, with its default and what it is.
   var schema: JSONValue {
     var schema = value.schema
