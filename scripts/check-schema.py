@@ -3,10 +3,10 @@
 
 With file arguments it checks those files instead. Developer tooling only: `pip install jsonschema` to use it. Without the module it
 prints a message and exits 0. Exits 1 when a scene does not match the schema,
-printing the file, the JSON path and the error. The schema mirrors the reader
-(Sources/GLESGlass/Scene/SceneJSON.swift); its view tree (`view`, `modifier`, `body`,
-`safeAreaInsets`, `states`) is generated from Sources/GLESGlass/Scene/SceneFormat.swift
-(GLASS_UPDATE_DOCS=1 swift test --filter SceneFormatDocs). `glass-gpu validate` is the authority.
+printing the file, the JSON path and the error. The schema is generated from the
+format's one table (Sources/GLESGlass/Scene/SceneFormat.swift, LayerFormat.swift,
+PaintFormat.swift; GLASS_UPDATE_DOCS=1 swift test --filter SceneFormatDocs), all
+but its cross-field rules and `animation`. `glass-gpu validate` is the authority.
 """
 import glob
 import json

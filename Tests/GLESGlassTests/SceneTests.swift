@@ -555,7 +555,10 @@ struct SceneSchemaTests {
     }
     #expect(strings(member(fontForms.first, "enum")) == Font.styles.map(\.name))
     #expect(keys(member(fontForms.last, "properties")) == ["family", "file", "size", "weight"])
-    #expect(strings(member(member(defs, "fontWeight"), "enum")) == FontWeight.allCases.map(\.rawValue))
+    #expect(
+      strings(member(member(member(fontForms.last, "properties"), "weight"), "enum"))
+        == FontWeight.allCases.map(\.rawValue))
+    #expect(strings(member(member(text, "fontWeight"), "enum")) == FontWeight.allCases.map(\.rawValue))
     #expect(
       strings(member(member(member(member(defs, "buttonLayer"), "properties"), "buttonStyle"), "enum"))
         == ButtonStyle.allCases.map(\.rawValue))

@@ -940,6 +940,89 @@ struct SceneFormatDocsTests {
       "docs/scene-format.md's tables of \(stale.joined(separator: ", ")) differ from SceneFormat's; \(Self.regenerate)")
   }
 
+  /// Layers the reader refuses, each for a rule of the table: the generated
+  /// schema must refuse every one of them too, and accept the same layers made
+  /// valid (so a refusal is the rule's, not a typo's).
+  static let refusedLayers: [(bad: String, good: String)] = [
+    (
+      #"{"type": "shape", "fill": "red", "frame": {"x": 0, "y": 0, "width": -1, "height": 10}}"#,
+      #"{"type": "shape", "fill": "red", "frame": {"x": 0, "y": 0, "width": 1, "height": 10}}"#
+    ),
+    (
+      #"{"type": "image", "source": "a.png", "frame": {"width": 10, "height": 10}, "opacity": 1}"#,
+      #"{"type": "image", "source": "a.png", "frame": {"width": 10, "height": 10}}"#
+    ),
+    (#"{"type": "text", "font": "body", "frame": {"x": 0, "y": 0}}"#, #"{"type": "text", "text": "a", "frame": {}}"#),
+    (
+      #"{"type": "glass", "shape": {"type": "concentricRectangle"}, "frame": {"width": 10, "height": 10}}"#,
+      #"{"type": "glass", "shape": {"type": "concentricRectangle"}, "frame": {"width": 10, "height": 10}, "containerShape": {"frame": {"width": 20, "height": 20}, "cornerRadius": 8}}"#
+    ),
+    (
+      #"{"type": "text", "text": "a", "font": {"family": "Inter", "file": "a.ttf"}, "frame": {}}"#,
+      #"{"type": "text", "text": "a", "font": {"family": "Inter"}, "frame": {}}"#
+    ),
+    (
+      #"{"type": "material", "material": "regular", "frame": {"x": 0, "y": 0}}"#,
+      #"{"type": "material", "material": "regular", "frame": {"x": 0, "y": 0}, "content": {"text": "a"}}"#
+    ),
+    (
+      #"{"type": "shape", "fill": {"linearGradient": {"colors": ["red"], "stops": [{"color": "red", "location": 0}]}}, "frame": {"width": 1, "height": 1}}"#,
+      #"{"type": "shape", "fill": {"linearGradient": {"colors": ["red"]}}, "frame": {"width": 1, "height": 1}}"#
+    ),
+    (
+      #"{"type": "glassContainer", "spacing": 20000, "glass": []}"#,
+      #"{"type": "glassContainer", "spacing": 20, "glass": []}"#
+    ),
+    (
+      #"{"type": "button", "buttonStyle": "glass", "frame": {}}"#,
+      #"{"type": "button", "title": "OK", "buttonStyle": "glass", "frame": {}}"#
+    ),
+    (
+      #"{"type": "shape", "shape": {"type": "roundedRect"}, "fill": "red", "frame": {"width": 1, "height": 1}}"#,
+      #"{"type": "shape", "shape": {"type": "roundedRect", "cornerRadius": 4}, "fill": "red", "frame": {"width": 1, "height": 1}}"#
+    ),
+  ]
+
+  @Test("the generated schema refuses the layers the reader refuses, and accepts them made valid")
+  func schemaRefusesWhatTheReaderRefuses() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let scene = { (layer: String) in
+      #"{"version": 1, "size": {"width": 100, "height": 100}, "scale": 3, "layers": [\#(layer)]}"#
+    }
+    // At scale 3 an inset is at most 65536 / 3 points: the schema's rule for scales.
+    let extensionAt = { (inset: Int) in
+      #"{"type": "image", "source": "a.png", "frame": {"width": 10, "height": 10}, "backgroundExtensionEffect": {"leading": \#(inset)}}"#
+    }
+    let cases = Self.refusedLayers + [(extensionAt(30_000), extensionAt(20_000))]
+    var files: [String: [String]] = ["bad": [], "good": []]
+    for (index, (bad, good)) in cases.enumerated() {
+      #expect(throws: GlassError.self, "the reader takes \(bad)") { _ = try Scene(json: Array(scene(bad).utf8)) }
+      _ = try Scene(json: Array(scene(good).utf8))
+      for (kind, json) in [("bad", bad), ("good", good)] {
+        let path = folder.appendingPathComponent("\(kind)-\(index).json").path
+        try scene(json).write(toFile: path, atomically: true, encoding: .utf8)
+        files[kind, default: []].append(path)
+      }
+    }
+    // One run of the checker for each kind; it names each file that does not match.
+    for (kind, paths) in files {
+      let result = try TestProcess.run(
+        URL(fileURLWithPath: "/usr/bin/env"),
+        ["python3", Self.root.appendingPathComponent("scripts/check-schema.py").path] + paths)
+      if result.stdout.contains("not installed") {
+        print("SceneFormatDocsTests: python3's jsonschema is not installed; the schema's refusals were not checked")
+        return
+      }
+      for (index, path) in paths.enumerated() {
+        let named = result.stdout.contains(path + ":")
+        #expect(
+          named == (kind == "bad"),
+          "the schema \(kind == "bad" ? "takes" : "refuses") \(kind == "bad" ? cases[index].bad : cases[index].good)")
+      }
+    }
+  }
+
   @Test("the documentation's example of a body reads and lays out")
   func documentedExample() throws {
     let text = try String(contentsOf: Self.root.appendingPathComponent("docs/scene-format.md"), encoding: .utf8)

@@ -514,6 +514,9 @@ extension SceneFormat {
       ("image content", "\n" + markdownTable(imageContentFields)),
       ("font", "\n" + markdownTable(fontFields)),
       ("backgroundExtensionEffect", "\n" + markdownTable(backgroundExtensionFields)),
+      ("shapes", "\n" + shapeTable),
+      ("linearGradient", "\n" + markdownTable(linearGradientFields)),
+      ("radialGradient", "\n" + markdownTable(radialGradientFields)),
     ]
   }
 }

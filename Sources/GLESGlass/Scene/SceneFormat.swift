@@ -1,14 +1,18 @@
 import Foundation
 
-/// The view tree's part of the scene format, described once, as libvips
-/// declares each operation's arguments: every view type and every modifier,
-/// its fields, what each field takes and a line saying what it is.
+/// The scene format, described once, as libvips declares each operation's
+/// arguments: every view type and modifier (here), every layer type and the
+/// objects a layer holds (`LayerFormat.swift`), colours, gradients, shapes and the
+/// scene's own fields (`PaintFormat.swift`): their fields, what each takes, its
+/// default and a line saying what it is.
 ///
-/// The reader (`ViewJSON.swift`) takes the fields an object may have and the
-/// range of each number from here; the JSON Schema's `$defs.view`,
-/// `$defs.modifier` (and the scene's `body`, `safeAreaInsets` and state
-/// properties) and the tables of docs/scene-format.md are generated from it
-/// (`updatedSchema(_:)`, `markdownTables`). `SceneFormatTests` fails when the
+/// The readers (`ViewJSON.swift`, `SceneJSON.swift`) take the fields an object
+/// may have, the required ones and the names from here; the validator
+/// (`SceneValidation.swift`, for scenes read and built in Swift) takes every
+/// range; the JSON Schema (docs/scene.schema.json: every `$defs` but the
+/// cross-field rules and `animation`, and the scene's properties) and the tables
+/// of docs/scene-format.md are generated from it (`updatedSchema(_:)`,
+/// `markdownTables`, `markdownBlocks`). `SceneFormatDocsTests` fails when the
 /// checked-in files differ from what this generates;
 /// `GLASS_UPDATE_DOCS=1 swift test --filter SceneFormatDocs` rewrites them.
 enum SceneFormat {
@@ -33,7 +37,7 @@ enum SceneFormat {
   enum Definition: String, Sendable {
     case color, fill, shape, font, glass, optics, containerShape, backgroundExtensionEffect, layer, imagePath,
       systemImage, concentricCorners, modifier, frame, fittingFrame, content, containedGlass, clipShape, fontFamily,
-      fontFile
+      fontFile, unitPoint, gradientColors, gradientStops, linearGradient, radialGradient, animation
 
     /// How the documentation names it.
     var markdown: String {
@@ -59,6 +63,11 @@ enum SceneFormat {
       case .clipShape: "a [shape](#shapes) without concentric corners"
       case .fontFamily: "a family name"
       case .fontFile: "a path"
+      case .unitPoint: "a [unit point](#unit-points)"
+      case .gradientColors: "1 to \(Paint.maximumStops) [colours](#colours)"
+      case .gradientStops: "1 to \(Paint.maximumStops) `{\"color\", \"location\"}` (both required, `location` 0 … 1)"
+      case .linearGradient, .radialGradient: "a gradient"
+      case .animation: "an [animation](#states-and-transitions)"
       }
     }
   }
@@ -497,12 +506,13 @@ extension SceneFormat {
   static func updatedSchema(_ schema: JSONValue) -> JSONValue {
     var root = schema
     var properties = root.member("properties") ?? .object([])
+    for (name, value) in sceneProperties { properties.set(name, after: nil, value) }
     properties.set("body", after: "layers", bodySchema)
     properties.set("safeAreaInsets", after: "body", safeAreaSchema)
     properties.set("states", after: "safeAreaInsets", statesSchema)
     root.set("properties", after: nil, properties)
     var defs = root.member("$defs") ?? .object([])
-    for (name, value) in definitions + layerDefinitions { defs.set(name, after: nil, value) }
+    for (name, value) in definitions + layerDefinitions + paintDefinitions { defs.set(name, after: nil, value) }
     root.set("$defs", after: nil, defs)
     root.set("allOf", after: nil, scaleRules)
     return root
@@ -779,7 +789,8 @@ extension SceneFormat.Definition {
     case .fontFamily, .fontFile:
       return .object([("type", .string("string")), ("minLength", .number(1))])
     case .color, .fill, .shape, .font, .glass, .optics, .containerShape, .backgroundExtensionEffect, .layer, .imagePath,
-      .systemImage, .modifier, .frame, .fittingFrame, .content, .containedGlass:
+      .systemImage, .modifier, .frame, .fittingFrame, .content, .containedGlass, .unitPoint, .gradientColors,
+      .gradientStops, .linearGradient, .radialGradient, .animation:
       return SceneFormat.ref(rawValue)
     }
   }

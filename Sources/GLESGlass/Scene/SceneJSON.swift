@@ -129,12 +129,14 @@ extension Scene {
       )
     }
     let size = try o.required("size")
-    let s = try size.object(["width", "height"])
+    let s = try size.fields(SceneFormat.sizeFields)
     self.init(
       size: PointSize(width: try s.required("width").number(), height: try s.required("height").number()))
     if let scale = o["scale"] {
       let value = try scale.number()
-      guard [1.0, 2, 3].contains(value) else { throw scale.fail("\(ParameterSpec.format(value)) is not 1, 2 or 3") }
+      guard SceneFormat.scales.contains(value) else {
+        throw scale.fail("\(ParameterSpec.format(value)) is not 1, 2 or 3")
+      }
       self.scale = Int(value)
     }
     if let background = o["background"] { self.background = try Self.background(background) }
@@ -168,7 +170,7 @@ extension Scene {
       }
     }
     if let transition = o["transition"] {
-      let t = try transition.object(["from", "to", "animation"])
+      let t = try transition.fields(SceneFormat.transitionFields)
       self.transition = SceneTransition(
         from: try t.required("from").string(), to: try t.required("to").string(),
         animation: try t["animation"].map(Self.timingCurve) ?? .default)
@@ -214,19 +216,17 @@ extension Scene {
 
   static func background(_ node: JSONNode) throws -> Background {
     if case .object(let members) = node.value, members.contains(where: { $0.key == "image" }) {
-      let o = try node.object(["image", "contentMode"])
+      let o = try node.fields(SceneFormat.backgroundImageFields)
       return .image(
         try o.required("image").filePath(),
-        contentMode: try o["contentMode"].map { try $0.choice(contentModes, what: "content mode") } ?? .fill)
+        contentMode: try o.choice("contentMode", in: SceneFormat.backgroundImageFields, what: "content mode") ?? .fill)
     }
     return .fill(try fill(node))
   }
 
-  static let contentModes = Dictionary(uniqueKeysWithValues: ContentMode.allCases.map { ($0.rawValue, $0) })
-
   static func color(_ node: JSONNode) throws -> Color {
     if case .object = node.value {
-      let o = try node.object(["red", "green", "blue", "opacity"])
+      let o = try node.fields(SceneFormat.colorFields)
       return Color(
         red: try o.required("red").number(), green: try o.required("green").number(),
         blue: try o.required("blue").number(), opacity: try o["opacity"]?.number() ?? 1)
@@ -247,8 +247,14 @@ extension Scene {
   }
 
   static func unitPoint(_ node: JSONNode) throws -> UnitPoint {
-    if case .string = node.value { return try node.choice(UnitPoint.named, what: "unit point") }
-    let o = try node.object(["x", "y"])
+    if case .string = node.value {
+      let named = Dictionary(
+        uniqueKeysWithValues: SceneFormat.unitPointNames.compactMap { name in
+          UnitPoint.named[name].map { (name, $0) }
+        })
+      return try node.choice(named, what: "unit point")
+    }
+    let o = try node.fields(SceneFormat.unitPointFields)
     return UnitPoint(x: try o.required("x").number(), y: try o.required("y").number())
   }
 
@@ -258,7 +264,7 @@ extension Scene {
       return Gradient(colors: try colors.array().map(color))
     }
     let stops = try o.required("stops").array().map { node -> Gradient.Stop in
-      let s = try node.object(["color", "location"])
+      let s = try node.fields(SceneFormat.gradientStopFields)
       return Gradient.Stop(color: try color(s.required("color")), location: try s.required("location").number())
     }
     return Gradient(stops: stops)
@@ -272,12 +278,12 @@ extension Scene {
     guard members.count == 1 else { throw node.fail("give one of \"linearGradient\" or \"radialGradient\"") }
     let inner = try outer.required(kind)
     if kind == "linearGradient" {
-      let o = try inner.object(["colors", "stops", "startPoint", "endPoint"])
+      let o = try inner.fields(SceneFormat.linearGradientFields)
       return .linearGradient(
         try gradient(o), startPoint: try o["startPoint"].map(unitPoint) ?? .top,
         endPoint: try o["endPoint"].map(unitPoint) ?? .bottom)
     }
-    let o = try inner.object(["colors", "stops", "center", "startRadius", "endRadius"])
+    let o = try inner.fields(SceneFormat.radialGradientFields)
     return .radialGradient(
       try gradient(o), center: try o["center"].map(unitPoint) ?? .center,
       startRadius: try o["startRadius"]?.number() ?? 0, endRadius: try o.required("endRadius").number())
@@ -402,11 +408,12 @@ extension Scene {
       height: try o.required("height").number())
   }
 
-  static let styles = Dictionary(uniqueKeysWithValues: RoundedCornerStyle.allCases.map { ($0.rawValue, $0) })
-
+  /// A shape: a name (`SceneFormat.ShapeTypeName`, those without parameters), or
+  /// an object with a `type` and that type's fields (`SceneFormat.shapeFields`).
   static func shape(_ node: JSONNode) throws -> Shape {
+    let names = SceneFormat.ShapeTypeName.allCases.map(\.rawValue)
     let simple: [String: Shape] = ["rect": .rect, "capsule": .capsule, "circle": .circle, "ellipse": .ellipse]
-    if case .string(let name) = node.value, ["roundedRect", "unevenRoundedRect", "concentricRectangle"].contains(name) {
+    if case .string(let name) = node.value, let type = SceneFormat.ShapeTypeName(rawValue: name), !type.isSimple {
       throw node.fail("a \(name) has parameters; write it as an object: {\"type\": \"\(name)\", ...}")
     }
     if case .string = node.value { return try node.choice(simple, what: "shape") }
@@ -414,38 +421,36 @@ extension Scene {
       throw node.fail("expected a shape name or object, found \(node.value.kind)")
     }
     let typeNode = JSONNode(value: members.first { $0.key == "type" }?.value ?? .null, path: node.child("type"))
-    guard case .string(let type) = typeNode.value else { throw node.fail("missing the field \"type\"") }
-    let style = { (o: JSONObject) in try o["style"].map { try $0.choice(styles, what: "corner style") } ?? .circular }
+    guard case .string(let typeName) = typeNode.value else { throw node.fail("missing the field \"type\"") }
+    guard let type = SceneFormat.ShapeTypeName(rawValue: typeName) else {
+      throw typeNode.fail(
+        "unknown shape \"\(JSONNode.shortened(typeName))\"; use one of \(names.joined(separator: ", "))")
+    }
+    let fields = SceneFormat.shapeFields(type)
+    let o = try node.fields([SceneFormat.Field("type", .choice(names), required: true)] + fields)
+    let style = { try o.choice("style", in: fields, what: "corner style") ?? RoundedCornerStyle.circular }
     switch type {
-    case "rect", "capsule", "circle", "ellipse":
-      _ = try node.object(["type"])
-      return simple[type] ?? .rect
-    case "roundedRect":
-      let o = try node.object(["type", "cornerRadius", "style"])
-      return .roundedRect(cornerRadius: try o.required("cornerRadius").number(), style: try style(o))
-    case "unevenRoundedRect":
-      let o = try node.object(["type", "topLeading", "topTrailing", "bottomTrailing", "bottomLeading", "style"])
+    case .rect, .capsule, .circle, .ellipse:
+      return simple[typeName] ?? .rect
+    case .roundedRect:
+      return .roundedRect(cornerRadius: try o.required("cornerRadius").number(), style: try style())
+    case .unevenRoundedRect:
       let r = { (key: String) in try o[key]?.number() ?? 0 }
       return .unevenRoundedRect(
         CornerRadii(
           topLeading: try r("topLeading"), topTrailing: try r("topTrailing"), bottomTrailing: try r("bottomTrailing"),
-          bottomLeading: try r("bottomLeading")), style: try style(o))
-    case "concentricRectangle":
-      let o = try node.object(["type", "corners", "isUniform"])
+          bottomLeading: try r("bottomLeading")), style: try style())
+    case .concentricRectangle:
       var corners = ConcentricCorners(.concentric)
       if let c = o["corners"] { corners = try concentricCorners(c) }
       return .concentric(corners, isUniform: try o["isUniform"]?.bool() ?? false)
-    default:
-      throw typeNode.fail(
-        "unknown shape \"\(JSONNode.shortened(type))\"; use one of rect, roundedRect, unevenRoundedRect, capsule, circle, ellipse, concentricRectangle"
-      )
     }
   }
 
   /// A concentric rectangle's `corners`: one corner for all four, or
   /// `{"topLeading", "topTrailing", "bottomTrailing", "bottomLeading"}`.
   static func concentricCorners(_ c: JSONNode) throws -> ConcentricCorners {
-    let names = ["topLeading", "topTrailing", "bottomTrailing", "bottomLeading"]
+    let names = SceneFormat.cornerNames
     if case .object(let m) = c.value, m.contains(where: { names.contains($0.key) }) {
       let per = try c.object(names)
       let corner = { (key: String) in try per[key].map(concentricCorner) ?? .concentric }
@@ -461,7 +466,7 @@ extension Scene {
     case .number(let v): return .fixed(v)
     case .string: return try node.choice(["concentric": .concentric], what: "corner")
     default:
-      let o = try node.object(["minimum"])
+      let o = try node.fields(SceneFormat.concentricMinimumFields)
       return .concentric(minimum: try o.required("minimum").number())
     }
   }

@@ -21,9 +21,9 @@ extension Scene {
   /// already; scenes built in Swift are validated before they render.
   public func validate() throws {
     let v = SceneValidator()
-    try v.check("size.width", size.width, 1...Self.maximumSidePoints, "pt")
-    try v.check("size.height", size.height, 1...Self.maximumSidePoints, "pt")
-    guard [1, 2, 3].contains(scale) else { throw v.fail("scale", "\(scale) is not 1, 2 or 3") }
+    try v.check("size", "width", size.width, SceneFormat.sizeFields)
+    try v.check("size", "height", size.height, SceneFormat.sizeFields)
+    guard SceneFormat.scales.contains(Double(scale)) else { throw v.fail("scale", "\(scale) is not 1, 2 or 3") }
     switch background {
     case .fill(let fill): try v.fill("background", fill)
     case .image(let path, _): try v.path("background.image", path)
@@ -225,25 +225,29 @@ struct SceneValidator {
   }
 
   func color(_ at: String, _ color: Color) throws {
-    try check("\(at).red", color.red, 0...1, "")
-    try check("\(at).green", color.green, 0...1, "")
-    try check("\(at).blue", color.blue, 0...1, "")
-    try check("\(at).opacity", color.opacity, 0...1, "")
+    let fields = SceneFormat.colorFields
+    try check(at, "red", color.red, fields)
+    try check(at, "green", color.green, fields)
+    try check(at, "blue", color.blue, fields)
+    try check(at, "opacity", color.opacity, fields)
   }
 
   func fill(_ at: String, _ fill: Fill) throws {
     func stops(_ path: String, _ gradient: Gradient) throws {
-      guard (1...Paint.maximumStops).contains(gradient.stops.count) else {
-        throw fail("\(path).stops", "a gradient has 1 to \(Paint.maximumStops) colours, not \(gradient.stops.count)")
+      let counts = SceneFormat.gradientColorCounts
+      guard counts.contains(gradient.stops.count) else {
+        throw fail(
+          "\(path).stops",
+          "a gradient has \(counts.lowerBound) to \(counts.upperBound) colours, not \(gradient.stops.count)")
       }
       for (i, stop) in gradient.stops.enumerated() {
         try color("\(path).stops[\(i)].color", stop.color)
-        try check("\(path).stops[\(i)].location", stop.location, 0...1, "")
+        try check("\(path).stops[\(i)]", "location", stop.location, SceneFormat.gradientStopFields)
       }
     }
     func unit(_ path: String, _ p: UnitPoint) throws {
-      try check("\(path).x", p.x, Scene.unitPoints, "")
-      try check("\(path).y", p.y, Scene.unitPoints, "")
+      try check(path, "x", p.x, SceneFormat.unitPointFields)
+      try check(path, "y", p.y, SceneFormat.unitPointFields)
     }
     switch fill {
     case .color(let c): try color(at, c)
@@ -254,8 +258,8 @@ struct SceneValidator {
     case .radialGradient(let g, let center, let r0, let r1):
       try stops("\(at).radialGradient", g)
       try unit("\(at).radialGradient.center", center)
-      try check("\(at).radialGradient.startRadius", r0, Scene.radii, "pt")
-      try check("\(at).radialGradient.endRadius", r1, Scene.radii, "pt")
+      try check("\(at).radialGradient", "startRadius", r0, SceneFormat.radialGradientFields)
+      try check("\(at).radialGradient", "endRadius", r1, SceneFormat.radialGradientFields)
       guard r0 <= r1 else {
         throw fail(
           "\(at).radialGradient.startRadius",
@@ -268,18 +272,21 @@ struct SceneValidator {
   func shape(_ at: String, _ shape: Shape, container: ContainerShape?) throws {
     switch shape {
     case .rect, .capsule, .circle, .ellipse: break
-    case .roundedRect(let r, _): try check("\(at).cornerRadius", r, Scene.radii, "pt")
+    case .roundedRect(let r, _): try check(at, "cornerRadius", r, SceneFormat.shapeFields(.roundedRect))
     case .unevenRoundedRect(let r, _):
-      try check("\(at).topLeading", r.topLeading, Scene.radii, "pt")
-      try check("\(at).topTrailing", r.topTrailing, Scene.radii, "pt")
-      try check("\(at).bottomTrailing", r.bottomTrailing, Scene.radii, "pt")
-      try check("\(at).bottomLeading", r.bottomLeading, Scene.radii, "pt")
+      let fields = SceneFormat.shapeFields(.unevenRoundedRect)
+      let radii = [r.topLeading, r.topTrailing, r.bottomTrailing, r.bottomLeading]
+      for (name, value) in zip(SceneFormat.cornerNames, radii) { try check(at, name, value, fields) }
     case .concentric(let corners, _):
-      let names = ["topLeading", "topTrailing", "bottomTrailing", "bottomLeading"]
-      for (name, corner) in zip(names, corners.all) {
+      // A fixed corner takes the range of a minimum.
+      let fields = SceneFormat.concentricMinimumFields
+      for (name, corner) in zip(SceneFormat.cornerNames, corners.all) {
         switch corner {
-        case .fixed(let r): try check("\(at).corners.\(name)", r, Scene.radii, "pt")
-        case .concentric(let m): try check("\(at).corners.\(name).minimum", m, Scene.radii, "pt")
+        case .fixed(let r):
+          if let problem = SceneFormat.bounds(fields, "minimum").problem(with: r) {
+            throw fail("\(at).corners.\(name)", problem)
+          }
+        case .concentric(let m): try check("\(at).corners.\(name)", "minimum", m, fields)
         }
       }
       if corners.needsContainer && container == nil {
