@@ -173,6 +173,13 @@ extension SceneFormat {
   /// Every layer type, in the order the documentation lists them.
   static let layerTypes: [LayerType] = LayerTypeName.allCases.map(layerType)
 
+  /// A layer type from `layerTypes`, built once (the reader and the validator
+  /// look one up for every layer they meet).
+  static func spec(_ name: LayerTypeName) -> LayerType {
+    guard let index = LayerTypeName.allCases.firstIndex(of: name) else { preconditionFailure("no layer type") }
+    return layerTypes[index]
+  }
+
   static func layerType(_ name: LayerTypeName) -> LayerType {
     let content = Field(
       "content", .definition(.content), "drawn on the layer; with text, `frame` may give a position alone")

@@ -356,7 +356,7 @@ extension Scene {
   /// Text content from the text fields (`SceneFormat.layerTextFields`) of `o`.
   static func text(_ o: JSONObject) throws -> TextContent {
     let fields = SceneFormat.layerTextFields
-    let needs = SceneFormat.layerType(.text)
+    let needs = SceneFormat.spec(.text)
     try o.check(needsOneOf: needs.needsOneOf, needs.needsOneOfMessage)
     var text = TextContent(try o["text"]?.string() ?? "")
     text.systemImage = try o["systemImage"]?.string()
@@ -490,7 +490,7 @@ extension Scene {
       throw typeNode.fail(
         "unknown layer type \"\(JSONNode.shortened(typeName))\"; use one of \(typeNames.joined(separator: ", "))")
     }
-    let spec = SceneFormat.layerType(name)
+    let spec = SceneFormat.spec(name)
     let o = try node.object(spec.keys)
     for field in spec.fields where field.required { _ = try o.required(field.name) }
     try o.check(needsOneOf: spec.needsOneOf, spec.needsOneOfMessage)

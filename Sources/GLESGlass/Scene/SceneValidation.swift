@@ -90,12 +90,12 @@ extension Scene {
         try v.content("\(at).content", l.content)
       case .text(let l):
         try v.frame("\(at).frame", l.frame, fit: l.fit)
-        try v.check(at, "opacity", l.opacity, SceneFormat.layerType(.text).fields)
+        try v.check(at, "opacity", l.opacity, SceneFormat.spec(.text).fields)
         try v.text(at, l.text)
       case .glass(let l):
         try v.glass(at, l, container: nil)
       case .container(let c):
-        try v.check(at, "spacing", c.spacing, SceneFormat.layerType(.glassContainer).fields)
+        try v.check(at, "spacing", c.spacing, SceneFormat.spec(.glassContainer).fields)
         try v.container("\(at).containerShape", c.containerShape)
         var ids: Set<String> = []
         for (j, glass) in c.glass.enumerated() {
