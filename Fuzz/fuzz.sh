@@ -37,7 +37,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0}
 
 echo "fuzz: building ${targets[*]} in the instrumented build ($SCRATCH)"
-scripts/instrumented-build.sh
+scripts/instrumented-build.sh --fuzz-targets
 bin="$SCRATCH/release"
 
 status=0
