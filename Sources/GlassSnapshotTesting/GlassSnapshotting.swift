@@ -20,13 +20,16 @@ extension Snapshotting where Value == GLESGlass.Scene, Format == RGBAImage {
   ///     `(1 - perceptualPrecision) * 100` CIE94 Delta E apart (1: exactly equal),
   ///     as in swift-snapshot-testing's image strategies.
   ///   - cpuThreads: worker threads of the CPU work (nil: one a core).
+  ///   - environment: settings over the scene's own environment (a variant:
+  ///     `try EnvironmentVariant("dark+rtl")`); nil: the scene's.
   public static func glass(
     backend: BackendChoice = .cpu, scale: Int? = nil, directory: String = ".", depth: RGBAImage.Depth = .eight,
-    precision: Float = 1, perceptualPrecision: Float = 1, cpuThreads: Int? = nil
+    precision: Float = 1, perceptualPrecision: Float = 1, cpuThreads: Int? = nil,
+    environment: EnvironmentVariant? = nil
   ) -> Snapshotting {
     Snapshotting<SceneFile, RGBAImage>.glass(
       backend: backend, scale: scale, depth: depth, precision: precision, perceptualPrecision: perceptualPrecision,
-      cpuThreads: cpuThreads
+      cpuThreads: cpuThreads, environment: environment
     ).pullback { scene in SceneFile(scene: scene, directory: directory) }
   }
 }
@@ -37,7 +40,8 @@ extension Snapshotting where Value == SceneFile, Format == RGBAImage {
   /// are those of `Snapshotting<Scene, RGBAImage>.glass`.
   public static func glass(
     backend: BackendChoice = .cpu, scale: Int? = nil, depth: RGBAImage.Depth = .eight,
-    precision: Float = 1, perceptualPrecision: Float = 1, cpuThreads: Int? = nil
+    precision: Float = 1, perceptualPrecision: Float = 1, cpuThreads: Int? = nil,
+    environment: EnvironmentVariant? = nil
   ) -> Snapshotting {
     Snapshotting(
       pathExtension: "png", diffing: .glassImage(precision: precision, perceptualPrecision: perceptualPrecision),
@@ -45,7 +49,8 @@ extension Snapshotting where Value == SceneFile, Format == RGBAImage {
         Async { callback in
           do {
             callback(
-              try GlassSnapshotRender.render(file, backend: backend, scale: scale, depth: depth, threads: cpuThreads))
+              try GlassSnapshotRender.render(
+                file, backend: backend, scale: scale, depth: depth, threads: cpuThreads, environment: environment))
           } catch {
             // Nothing to compare and nothing to record: the failure says why, and
             // the assertion ends when its timeout does, without writing a reference.
@@ -73,10 +78,12 @@ enum GlassSnapshotRender {
   }
 
   static func render(
-    _ file: SceneFile, backend: BackendChoice, scale: Int?, depth: RGBAImage.Depth, threads: Int?
+    _ file: SceneFile, backend: BackendChoice, scale: Int?, depth: RGBAImage.Depth, threads: Int?,
+    environment: EnvironmentVariant?
   ) throws -> RGBAImage {
     var file = file
     if let scale { file.scene.scale = scale }
+    if let environment { file.scene.environment = environment.applied(to: file.scene.environment) }
     do {
       try file.scene.validate()
     } catch let error as GlassError {
@@ -89,5 +96,29 @@ enum GlassSnapshotRender {
     } catch let error as GlassError {
       throw file.locate(error)
     }
+  }
+}
+
+extension Dictionary where Key == String, Value == Snapshotting<GLESGlass.Scene, RGBAImage> {
+  /// One strategy per variant, named by it, for `assertSnapshots(of:as:)`: each
+  /// variant's reference is the test's name then the variant's
+  /// (`testSignIn.dark.png`), as named snapshots are.
+  ///
+  ///     assertSnapshots(of: scene, as: .glass(variants: try EnvironmentVariant.list("light,dark,rtl")))
+  ///
+  /// The other parameters are those of `Snapshotting<Scene, RGBAImage>.glass`.
+  public static func glass(
+    variants: [EnvironmentVariant], backend: BackendChoice = .cpu, scale: Int? = nil, directory: String = ".",
+    depth: RGBAImage.Depth = .eight, precision: Float = 1, perceptualPrecision: Float = 1, cpuThreads: Int? = nil
+  ) -> Self {
+    Dictionary(
+      uniqueKeysWithValues: variants.map { variant in
+        (
+          variant.name,
+          Snapshotting.glass(
+            backend: backend, scale: scale, directory: directory, depth: depth, precision: precision,
+            perceptualPrecision: perceptualPrecision, cpuThreads: cpuThreads, environment: variant)
+        )
+      })
   }
 }

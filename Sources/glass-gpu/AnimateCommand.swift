@@ -109,6 +109,7 @@ struct Animate: ParsableCommand {
     do {
       try reportingErrors {
         var file = try SceneFile(path: options.scene)
+        file.scene.environment = try applyingEnvironment(options.environment, to: file.scene.environment)
         if let scale = options.scale {
           file.scene.scale = scale
           do {

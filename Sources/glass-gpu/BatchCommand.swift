@@ -82,7 +82,25 @@ struct Batch: ParsableCommand {
       "Keep at most this many MiB of glyphs and text masks for later jobs (a quarter for glyphs).", valueName: "MiB"))
   var textCache: Int = CacheBudgets().textBytes >> 20
 
+  @Option(
+    help: ArgumentHelp(
+      "Render every job in each of these environments: variants separated by commas, each words joined by + "
+        + "(light, dark, increaseContrast, rtl, ltr, a Dynamic Type size such as accessibility3, or setting=value); "
+        + "a job writing NAME.png writes NAME.VARIANT.png for each.", valueName: "variants"))
+  var environments: String?
+
+  /// The variants --environments names (none: each job once, as it is).
+  func variants() throws -> [EnvironmentVariant] {
+    guard let environments else { return [] }
+    do {
+      return try EnvironmentVariant.list(environments)
+    } catch let error as GlassError {
+      throw ValidationError("--environments: \(error.message)")
+    }
+  }
+
   func validate() throws {
+    _ = try variants()
     guard !inputs.isEmpty || !manifest.isEmpty else {
       throw ValidationError("name scene files or folders, or a manifest with --manifest FILE (- for standard input)")
     }
@@ -157,6 +175,8 @@ struct Batch: ParsableCommand {
         total = count.map { fileJobs.count + $0 }
       }
     }
+    let variants = try variants()
+    if !variants.isEmpty { total = total.map { $0 * variants.count } }
     if let shard = options.shard, let all = total { total = shard.jobs(of: all) }
     // The files of the run that no job may write over: the manifest and the report.
     let namedManifest = manifest.first.flatMap { $0 == "-" ? nil : $0 }
@@ -175,8 +195,10 @@ struct Batch: ParsableCommand {
     if let reason = batch.renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
 
     let progress = Progress(total: total, quiet: quiet)
-    let listed = AnySequence(fileJobs.map { BatchEntry.job($0) })
-    let entries = manifestJobs.map { AnySequence([listed, AnySequence($0)].joined()) } ?? listed
+    let listed = AnySequence(fileJobs.flatMap { BatchEntry.job($0).variants(variants) })
+    let entries =
+      manifestJobs.map { AnySequence([listed, AnySequence($0.lazy.flatMap { $0.variants(variants) })].joined()) }
+      ?? listed
     let summary = ReportFile.writing(reportFile) { reportLine in
       batch.run(entries) { result in
         if let failure = reportLine(result) {

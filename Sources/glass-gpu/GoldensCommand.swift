@@ -94,6 +94,14 @@ struct Goldens: ParsableCommand {
   @Option(help: "A scene whose images or canvas are over this many pixels fails.")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
+  @Option(
+    help: ArgumentHelp(
+      "Check every scene in each of these environments: variants separated by commas, each words joined by + "
+        + "(light, dark, increaseContrast, rtl, ltr, a Dynamic Type size such as accessibility3, or setting=value). "
+        + "Each variant's reference is NAME.VARIANT.png and its test case NAME.VARIANT.",
+      valueName: "variants"))
+  var environments: String?
+
   @Flag(help: "Keep every scene's render in --artifacts, passes too (by default only failures keep theirs).")
   var keepRenders = false
 
@@ -125,6 +133,17 @@ struct Goldens: ParsableCommand {
     try checkMaxPixels(maxPixels)
     if let junit, junit.isEmpty { throw ValidationError("--junit is empty; name the report's file") }
     if let artifacts, artifacts.isEmpty { throw ValidationError("--artifacts is empty; name a folder") }
+    _ = try variants()
+  }
+
+  /// The variants --environments names (none: each scene once, as it is).
+  func variants() throws -> [EnvironmentVariant] {
+    guard let environments else { return [] }
+    do {
+      return try EnvironmentVariant.list(environments)
+    } catch let error as GlassError {
+      throw ValidationError("--environments: \(error.message)")
+    }
   }
 
   /// Checks of the references folder that need the file system (after the
@@ -190,8 +209,11 @@ struct Goldens: ParsableCommand {
         report = nil  // never written over the input it names
         throw error
       }
-      entries.append(AnySequence(jobs.map { BatchEntry.job($0) }))
-      if let manifest = manifest.first { entries.append(AnySequence(try made.manifest(path: manifest))) }
+      let variants = try variants()
+      entries.append(AnySequence(jobs.flatMap { BatchEntry.job($0).variants(variants) }))
+      if let manifest = manifest.first {
+        entries.append(AnySequence(try made.manifest(path: manifest).lazy.flatMap { $0.variants(variants) }))
+      }
     } catch let error as GlassError {
       check?.batch.renderer.close()
       removeIfEmpty(given == nil ? artifactsFolder : nil)

@@ -31,6 +31,9 @@ struct LayoutCommand: ParsableCommand {
   @Option(help: "Lay out this state of the scene (its \"states\") instead of the scene's own body.")
   var state: String?
 
+  @Option(help: environmentHelp)
+  var environment: String?
+
   @Option(
     help: ArgumentHelp(
       "Lay out (and render) at this many pixels per point, instead of the scene's scale.", valueName: "1|2|3"))
@@ -109,6 +112,7 @@ struct LayoutCommand: ParsableCommand {
   /// and its view tree laid out, as `SceneOptions.load` and `Renderer.prepare` do.
   func load() throws -> Loaded {
     var file = try SceneFile(path: scene)
+    file.scene.environment = try applyingEnvironment(environment, to: file.scene.environment)
     let statesWithBodies = file.scene.states.filter { $0.body != nil }.map(\.name)
     if let state { try naming { file.scene = try file.scene.state(state) } }
     if let scale {

@@ -32,6 +32,9 @@ struct SceneOptions: ParsableArguments {
         + "spring(duration: 0.5, bounce: 0)).", valueName: "curve"))
   var animation: String?
 
+  @Option(help: environmentHelp)
+  var environment: String?
+
   func validate() throws {
     if let scale, ![1, 2, 3].contains(scale) { throw ValidationError("--scale is \(scale); give 1, 2 or 3") }
     try checkMaxPixels(maxPixels)
@@ -112,6 +115,7 @@ struct SceneOptions: ParsableArguments {
         throw file.locate(error.rephrased("at --scale \(scale), \(error.message)"))
       }
     }
+    file.scene.environment = try applyingEnvironment(environment, to: file.scene.environment)
     // A moment between two states interpolates what their view trees lower to.
     if time != nil { file = try file.laidOut(maxPixels: maxPixels) }
     try naming { file.scene = try moment(of: file.scene) }
@@ -132,6 +136,23 @@ struct SceneOptions: ParsableArguments {
     return (file, prepared)
   }
 }
+
+/// `environment` with the settings of `--environment` applied (nil: as it is);
+/// errors name the option.
+func applyingEnvironment(_ settings: String?, to environment: EnvironmentValues) throws -> EnvironmentValues {
+  guard let settings else { return environment }
+  do {
+    return try environment.applying(settings: settings)
+  } catch let error as GlassError {
+    throw GlassError(.invalidParameter, "--environment: \(error.message)")
+  }
+}
+
+/// The help of `--environment`.
+let environmentHelp = ArgumentHelp(
+  "Render in this environment, over the scene's own: comma-separated settings such as "
+    + "colorScheme=dark,accessibilityIncreaseContrast=true,layoutDirection=rightToLeft,dynamicTypeSize=accessibility3 "
+    + "(docs/scene-format.md, Environment).", valueName: "settings")
 
 /// `1 layer`, `2 layers`, `3 passes`.
 func count(_ n: Int, _ noun: String) -> String {

@@ -88,6 +88,37 @@ struct GlassSnapshotStrategyTests {
     )
   }
 
+  @Test("a strategy per environment variant: named snapshots, each rendered in its variant")
+  func variants() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let scene = Scene(width: 8, height: 4, scale: 1) {
+      Color.clear.frame(x: 0, y: 0, width: 1, height: 1)
+    }
+    let strategies = [String: Snapshotting<GLESGlass.Scene, RGBAImage>].glass(
+      variants: try EnvironmentVariant.list("light,dark,dark+increaseContrast"))
+    #expect(strategies.keys.sorted() == ["dark", "dark+increaseContrast", "light"])
+    for (name, strategy) in strategies {
+      let recorded = verifySnapshot(
+        of: scene, as: strategy, named: name, record: .missing, snapshotDirectory: folder.path, testName: "screen")
+      #expect(recorded?.contains("Automatically recorded") == true)
+      #expect(
+        verifySnapshot(
+          of: scene, as: strategy, named: name, record: .never, snapshotDirectory: folder.path, testName: "screen")
+          == nil)
+    }
+    // The default background, systemBackground, in each appearance.
+    let light = try PNGCodec.read(path: folder.appendingPathComponent("screen.light.png").path).image
+    let dark = try PNGCodec.read(path: folder.appendingPathComponent("screen.dark.png").path).image
+    #expect(light.pixel16(x: 4, y: 2) == SIMD4(65535, 65535, 65535, 65535))
+    #expect(dark.pixel16(x: 4, y: 2) == SIMD4(0, 0, 0, 65535))
+    // A reference of one variant does not pass another.
+    let crossed = verifySnapshot(
+      of: scene, as: try #require(strategies["light"]), named: "dark", record: .never, snapshotDirectory: folder.path,
+      testName: "screen")
+    #expect(crossed != nil)
+  }
+
   @Test("precision and perceptualPrecision as in swift-snapshot-testing")
   func tolerance() throws {
     let a = RGBAImage(width: 10, height: 10) { x, y in SIMD4(UInt8(x * 20), UInt8(y * 20), 128, 255) }

@@ -554,7 +554,7 @@ struct SceneSchemaTests {
       return
     }
     #expect(strings(member(fontForms.first, "enum")) == Font.styles.map(\.name))
-    #expect(keys(member(fontForms.last, "properties")) == ["family", "file", "size", "weight"])
+    #expect(keys(member(fontForms.last, "properties")) == ["family", "file", "relativeTo", "size", "weight"])
     #expect(
       strings(member(member(member(fontForms.last, "properties"), "weight"), "enum"))
         == FontWeight.allCases.map(\.rawValue))

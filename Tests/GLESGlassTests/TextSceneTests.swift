@@ -260,7 +260,7 @@ struct TextSceneTests {
       #expect(abs(glass.frame.width - width) <= 0.25 && abs(glass.frame.height - height) <= 0.25, "\(glass.frame)")
       #expect(glass.shape == .capsule && glass.glass.isInteractive && glass.glass.variant == .regular)
     }
-    #expect(prominent.glass.tint == Color(hex: 0x0088FF))
+    #expect(prominent.glass.tint?.resolved(in: EnvironmentValues()) == Color(hex: 0x0088FF))
     #expect(prominent.content?.text?.foregroundStyle == .color(.white))
     #expect(plain.glass.tint == nil && plain.content?.text?.foregroundStyle == nil)
     // The Swift API builds the same layers.

@@ -57,14 +57,14 @@ struct ViewJSONReadingTests {
       view: ViewNode(
         .text(
           TextContent(
-            "Hi", font: Font(size: 28, weight: .bold), foregroundStyle: .color(blue), lineLimit: 2, alignment: .center),
+            "Hi", font: Font.title.weight(.bold), foregroundStyle: .color(blue), lineLimit: 2, alignment: .center),
           explicit: [.font, .weight, .foregroundStyle, .lineLimit, .alignment]))),
     ViewExample(
       json: ##"{"type": "text", "text": "Hi", "foregroundStyle": null, "lineLimit": null}"##,
       view: ViewNode(.text(TextContent("Hi"), explicit: [.foregroundStyle, .lineLimit]))),
     ViewExample(
       json: ##"{"type": "text", "text": "Hi", "fontWeight": "heavy"}"##,
-      view: ViewNode(.text(TextContent("Hi", font: Font(size: 17, weight: .heavy)), explicit: [.weight]))),
+      view: ViewNode(.text(TextContent("Hi", font: Font.body.weight(.heavy)), explicit: [.weight]))),
     ViewExample(
       json: ##"{"type": "label", "title": "Star", "systemImage": "star.fill"}"##,
       view: ViewNode(.text(TextContent("Star", systemImage: "star.fill"), explicit: []))),
@@ -217,7 +217,7 @@ struct ViewJSONReadingTests {
       .backgroundExtensionEffect(BackgroundExtension(leading: 10, sigma: 4))
     ),
     (##"{"font": {"size": 36}}"##, .font(Font(size: 36))),
-    (##"{"font": "headline"}"##, .font(Font(size: 17, weight: .semibold))),
+    (##"{"font": "headline"}"##, .font(.headline)),
     (##"{"fontWeight": "semibold"}"##, .fontWeight(.semibold)),
     (##"{"foregroundStyle": "#FFFFFF"}"##, .foregroundStyle(.color(Color(red: 1, green: 1, blue: 1)))),
     (##"{"lineLimit": 3}"##, .lineLimit(3)),

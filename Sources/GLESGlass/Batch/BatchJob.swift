@@ -20,6 +20,9 @@ public struct BatchJob: Sendable {
   public var scale: Int?
   /// Bits per channel instead of the batch's.
   public var depth: RGBAImage.Depth?
+  /// Environment settings over the scene's own (a manifest line's
+  /// `environment`, a cell of `--environments`).
+  public var environment: EnvironmentVariant?
   /// The manifest line the job was read from, when it was.
   public var line: Int?
   /// Where the job was given, for errors: the manifest and its line.
@@ -68,12 +71,47 @@ public struct BatchJob: Sendable {
       return BatchJob(id: path, scene: .file(path), output: (outputDirectory as NSString).appendingPathComponent(png))
     }
   }
+
+  /// The job once per variant: each writes `NAME.VARIANT.png` beside where the
+  /// job writes `NAME.png`, is named `ID [VARIANT]`, and applies the variant over
+  /// the job's own settings. No variants: the job itself.
+  public func variants(_ variants: [EnvironmentVariant]) -> [BatchJob] {
+    guard !variants.isEmpty else { return [self] }
+    return variants.map { variant in
+      var job = self
+      job.id = "\(id) [\(variant.name)]"
+      job.output = variant.output(for: output)
+      job.environment = EnvironmentVariant.combined(environment, variant)
+      return job
+    }
+  }
+}
+
+extension EnvironmentVariant {
+  /// `first`'s settings then `second`'s, named by the second.
+  static func combined(_ first: EnvironmentVariant?, _ second: EnvironmentVariant) -> EnvironmentVariant {
+    guard let first else { return second }
+    return EnvironmentVariant(name: second.name, settings: first.settings + second.settings)
+  }
+
+  init(name: String, settings: [(name: String, value: String)]) {
+    self.name = name
+    self.settings = settings
+  }
 }
 
 /// A job, or the manifest line that could not be made one (it fails alone).
 public enum BatchEntry: Sendable {
   case job(BatchJob)
   case invalid(id: String, line: Int, output: String?, error: GlassError)
+
+  /// The entry once per variant (`BatchJob.variants(_:)`); a line that failed stays one failure.
+  public func variants(_ variants: [EnvironmentVariant]) -> [BatchEntry] {
+    switch self {
+    case .job(let job): job.variants(variants).map { .job($0) }
+    case .invalid: [self]
+    }
+  }
 }
 
 /// Which 1/N of the jobs a process renders: job k (0-based) when k mod `count` is `index`.
@@ -279,7 +317,9 @@ public struct BatchManifest: Sequence, Sendable {
         default: break
         }
       }
-      let o = try JSONNode(value: value, path: "", root: "the line").object(["scene", "output", "id", "scale", "depth"])
+      let o = try JSONNode(value: value, path: "", root: "the line").object([
+        "scene", "output", "id", "scale", "depth", "environment",
+      ])
       if let node = o["id"] {
         switch node.value {
         case .string(let text): id = text
@@ -307,6 +347,14 @@ public struct BatchManifest: Sequence, Sendable {
         guard v == 8 || v == 16 else { throw node.fail("\(ParameterSpec.format(v)) is not 8 or 16") }
         depth = v == 16 ? .sixteen : .eight
       }
+      var environment: EnvironmentVariant?
+      if let node = o["environment"] {
+        do {
+          environment = try EnvironmentVariant(try node.string())
+        } catch let error as GlassError where error.jsonPath == nil {
+          throw node.fail(error.message)
+        }
+      }
       let sceneNode = try o.required("scene")
       let scene: BatchJob.SceneSource
       switch sceneNode.value {
@@ -327,6 +375,7 @@ public struct BatchManifest: Sequence, Sendable {
         throw sceneNode.fail("expected a scene file's path or a scene object, found \(sceneNode.value.kind)")
       }
       var job = BatchJob(id: id, scene: scene, output: output ?? "", scale: scale, depth: depth, line: number)
+      job.environment = environment
       job.origin = place
       return .job(job)
     } catch let error as GlassError {

@@ -450,6 +450,9 @@ public final class BatchRenderer: @unchecked Sendable {
           throw file.locate(error.rephrased("at scale \(scale), \(error.message)"))
         }
       }
+      if let variant = job.environment {
+        file.scene.environment = variant.applied(to: file.scene.environment)
+      }
       phase = .prepare
       let images: SceneImages
       let prepared: PreparedRender

@@ -89,6 +89,9 @@ extension SceneFormat {
     Field("weight", .choice(fontWeightNames)),
     Field("family", .name, "a family fontconfig knows (`fc-list : family`)"),
     Field("file", .definition(.fontFile), "a TrueType or OpenType file, relative to the scene file"),
+    Field(
+      "relativeTo", .choice(Font.TextStyle.allCases.map(\.rawValue)),
+      "the text style whose [Dynamic Type](#environment) size it follows, in proportion; left out: a fixed size"),
   ]
 
   /// The text of a layer: a text layer's, a layer's text content.
@@ -520,6 +523,9 @@ extension SceneFormat {
       ("text content", "\n" + markdownTable(textContentFields)),
       ("image content", "\n" + markdownTable(imageContentFields)),
       ("font", "\n" + markdownTable(fontFields)),
+      ("environment", "\n" + markdownTable(environmentFields)),
+      ("named colours", "\n" + colorTable),
+      ("text styles", "\n" + dynamicTypeTable),
       ("backgroundExtensionEffect", "\n" + markdownTable(backgroundExtensionFields)),
       ("shapes", "\n" + shapeTable),
       ("linearGradient", "\n" + markdownTable(linearGradientFields)),

@@ -15,6 +15,19 @@ extension SceneFormat {
       Field("opacity", .number(unitInterval), default: .number(1))
     ]
 
+  /// `{"light", "dark", "increasedContrastLight", "increasedContrastDark"}`: a
+  /// colour per appearance (`Color(light:dark:)`).
+  static let adaptiveColorFields: [Field] = [
+    Field("light", .definition(.color), required: true, "its value in the light appearance"),
+    Field("dark", .definition(.color), required: true, "its value in the dark appearance"),
+    Field(
+      "increasedContrastLight", .definition(.color),
+      "with Increase Contrast, light; left out: `light`'s increased-contrast value"),
+    Field(
+      "increasedContrastDark", .definition(.color),
+      "with Increase Contrast, dark; left out: `dark`'s increased-contrast value"),
+  ]
+
   /// A unit point's `x` and `y`: 0 and 1 are the frame's edges.
   static let unitPointFields: [Field] = ["x", "y"].map {
     Field(
@@ -127,13 +140,19 @@ extension SceneFormat {
       (
         "color",
         .object([
-          ("description", .string("An sRGB colour: \"#RRGGBB\", \"#RRGGBBAA\", a name, or components from 0 to 1.")),
+          (
+            "description",
+            .string(
+              "An sRGB colour: \"#RRGGBB\", \"#RRGGBBAA\", a name (the system and semantic ones adapt to the environment), components from 0 to 1, or a colour per appearance."
+            )
+          ),
           (
             "anyOf",
             .array([
-              choiceSchema(Color.named.keys.sorted()),
+              choiceSchema(Color.namedColors.map(\.name)),
               .object([("type", .string("string")), ("pattern", .string("^#([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$"))]),
               objectSchema(colorFields),
+              objectSchema(adaptiveColorFields),
             ])
           ),
         ])
@@ -201,6 +220,23 @@ extension SceneFormat {
     ]
   }
 
+  /// The scene's `environment`: the settings it is rendered in
+  /// (`EnvironmentValues`), each left out at its default.
+  static let environmentFields: [Field] = [
+    Field(
+      "colorScheme", .choice(ColorScheme.allCases.map(\.rawValue)), default: .string("light"),
+      "the appearance: adaptive colours take its value"),
+    Field(
+      "accessibilityIncreaseContrast", .bool, default: .bool(false),
+      "Increase Contrast: adaptive colours take their increased-contrast value"),
+    Field(
+      "layoutDirection", .choice(LayoutDirection.allCases.map(\.rawValue)), default: .string("leftToRight"),
+      "`rightToLeft` mirrors the view tree's layout and aligns text's leading edge to the right"),
+    Field(
+      "dynamicTypeSize", .choice(DynamicTypeSize.allCases.map(\.rawValue)), default: .string("large"),
+      "the text size: every font with a text style takes Apple's size for it"),
+  ]
+
   /// The unit points' names, in reading order: the alignments'.
   static var unitPointNames: [String] { alignmentNames }
 
@@ -215,9 +251,15 @@ extension SceneFormat {
       (
         "background",
         .object([
-          ("default", .string("white")),
+          ("default", .string("systemBackground")),
           ("anyOf", .array([ref("fill"), objectSchema(backgroundImageFields)])),
         ])
+      ),
+      (
+        "environment",
+        described(
+          objectSchema(environmentFields),
+          "The appearance, accessibility settings, layout direction and text size the scene is rendered in.")
       ),
       (
         "transition",
@@ -229,6 +271,44 @@ extension SceneFormat {
   }
 
   // MARK: Markdown
+
+  /// The documentation's table of named colours: each one's value, as
+  /// `#RRGGBB` or `#RRGGBBAA`, light, dark, and with Increase Contrast.
+  static var colorTable: String {
+    func hex(_ c: Color) -> String {
+      let bytes = [c.red, c.green, c.blue, c.opacity].map { Int(($0 * 255).rounded()) }
+      let digits = bytes.prefix(bytes[3] == 255 ? 3 : 4).map { String(format: "%02X", $0) }.joined()
+      return "`#\(digits)`"
+    }
+    var lines = [
+      "| Name | Light | Dark | Increased contrast, light | Increased contrast, dark |", "|---|---|---|---|---|",
+    ]
+    for (name, color) in Color.namedColors {
+      let values = [(ColorScheme.light, false), (.dark, false), (.light, true), (.dark, true)].map {
+        hex(color.resolved(colorScheme: $0.0, increasedContrast: $0.1))
+      }
+      lines.append(
+        "| `\(name)` | "
+          + (color.isAdaptive ? values.joined(separator: " | ") : "\(values[0]) in every appearance | | |")
+          + " |")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The documentation's table of text styles: Apple's size at each Dynamic Type size.
+  static var dynamicTypeTable: String {
+    let sizes = DynamicTypeSize.allCases
+    var lines = [
+      "| Style | Weight | " + sizes.map { "`\($0.rawValue)`" }.joined(separator: " | ") + " |",
+      "|---|---|" + String(repeating: "---|", count: sizes.count),
+    ]
+    for style in Font.TextStyle.allCases {
+      lines.append(
+        "| `\(style.rawValue)` | \(style.weight.rawValue) | "
+          + sizes.map { ParameterSpec.format(style.size(at: $0)) }.joined(separator: " | ") + " |")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
 
   /// The documentation's table of shapes: type, fields and SwiftUI's shape.
   static var shapeTable: String {

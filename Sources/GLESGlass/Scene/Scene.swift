@@ -24,9 +24,14 @@ public struct Scene: Hashable, Sendable {
   /// The canvas's safe area insets, in points (a status bar, a home
   /// indicator): the body is laid out inside them unless it ignores them.
   public var safeAreaInsets = EdgeInsets()
+  /// The appearance, accessibility settings, layout direction and text size it
+  /// is rendered in, applied when it is laid out (`Scene.laidOut`).
+  public var environment = EnvironmentValues()
 
   /// Makes a scene.
-  public init(size: PointSize, scale: Int = 2, background: Background = .fill(.color(.white)), layers: [Layer] = []) {
+  public init(
+    size: PointSize, scale: Int = 2, background: Background = .fill(.color(.systemBackground)), layers: [Layer] = []
+  ) {
     self.size = size
     self.scale = scale
     self.background = background
@@ -159,6 +164,10 @@ public struct Color: Hashable, Sendable {
   public var blue: Double
   /// Opacity.
   public var opacity: Double
+  /// The colour's values in the other appearances (`Color(light:dark:)`, the
+  /// system colours); nil: the same in every environment. The components
+  /// above are the light, standard-contrast value; `resolved(in:)` picks.
+  var appearances: Appearances?
 
   /// Makes a colour from sRGB components in [0, 1].
   public init(red: Double, green: Double, blue: Double, opacity: Double = 1) {
@@ -168,9 +177,16 @@ public struct Color: Hashable, Sendable {
     self.opacity = opacity
   }
 
-  /// The colour with its opacity multiplied by `opacity`.
+  /// The colour with its opacity multiplied by `opacity`, in every appearance.
   public func opacity(_ opacity: Double) -> Color {
-    Color(red: red, green: green, blue: blue, opacity: self.opacity * opacity)
+    var copy = self
+    copy.opacity *= opacity
+    copy.appearances = appearances.map {
+      Appearances(
+        dark: $0.dark?.opacity(opacity), increasedContrast: $0.increasedContrast?.opacity(opacity),
+        darkIncreasedContrast: $0.darkIncreasedContrast?.opacity(opacity))
+    }
+    return copy
   }
 
   /// Premultiplied linear light, as the primitives take colours.
@@ -179,46 +195,6 @@ public struct Color: Hashable, Sendable {
     return SIMD4(
       Float(SRGB.decode(red)) * a, Float(SRGB.decode(green)) * a, Float(SRGB.decode(blue)) * a, a)
   }
-
-  /// Transparent.
-  public static let clear = Color(red: 0, green: 0, blue: 0, opacity: 0)
-  /// Black.
-  public static let black = Color(red: 0, green: 0, blue: 0)
-  /// White.
-  public static let white = Color(red: 1, green: 1, blue: 1)
-  /// SwiftUI's system colours (light appearance).
-  public static let red = Color(hex: 0xFF383C)
-  /// Orange.
-  public static let orange = Color(hex: 0xFF8D28)
-  /// Yellow.
-  public static let yellow = Color(hex: 0xFFCC00)
-  /// Green.
-  public static let green = Color(hex: 0x34C759)
-  /// Mint.
-  public static let mint = Color(hex: 0x00C8B3)
-  /// Teal.
-  public static let teal = Color(hex: 0x00C3D0)
-  /// Cyan.
-  public static let cyan = Color(hex: 0x00C0E8)
-  /// Blue.
-  public static let blue = Color(hex: 0x0088FF)
-  /// Indigo.
-  public static let indigo = Color(hex: 0x6155F5)
-  /// Purple.
-  public static let purple = Color(hex: 0xCB30E0)
-  /// Pink.
-  public static let pink = Color(hex: 0xFF2D55)
-  /// Brown.
-  public static let brown = Color(hex: 0xAC7F5E)
-  /// Gray.
-  public static let gray = Color(hex: 0x8E8E93)
-
-  /// The named colours a scene file may use, by name.
-  public static let named: [String: Color] = [
-    "clear": .clear, "black": .black, "white": .white, "red": .red, "orange": .orange, "yellow": .yellow,
-    "green": .green, "mint": .mint, "teal": .teal, "cyan": .cyan, "blue": .blue, "indigo": .indigo,
-    "purple": .purple, "pink": .pink, "brown": .brown, "gray": .gray,
-  ]
 
   /// A colour from `0xRRGGBB`.
   public init(hex: UInt32, opacity: Double = 1) {

@@ -54,7 +54,7 @@ extension Scene {
   /// Elements placed at absolute points (`frame(x:y:…)`) become its layers, as
   /// they always have; views to lay out become its `body`.
   public init(
-    width: Double, height: Double, scale: Int = 2, background: Background = .fill(.color(.white)),
+    width: Double, height: Double, scale: Int = 2, background: Background = .fill(.color(.systemBackground)),
     safeAreaInsets: EdgeInsets = EdgeInsets(), @ViewBuilder content: () -> some View
   ) {
     self.init(size: PointSize(width: width, height: height), scale: scale, background: background)
@@ -68,7 +68,7 @@ extension Scene {
   /// (`["collapsed": false, "expanded": true]` makes `{ isExpanded in … }` read
   /// as Apple's samples do). The first state is what `render` draws.
   public init<Value>(
-    width: Double, height: Double, scale: Int = 2, background: Background = .fill(.color(.white)),
+    width: Double, height: Double, scale: Int = 2, background: Background = .fill(.color(.systemBackground)),
     safeAreaInsets: EdgeInsets = EdgeInsets(), states: KeyValuePairs<String, Value>,
     @ViewBuilder content: (Value) -> some View
   ) {

@@ -121,6 +121,7 @@ extension Scene {
   init(node: JSONNode) throws {
     let o = try node.object([
       "version", "size", "scale", "background", "layers", "body", "safeAreaInsets", "states", "transition",
+      "environment",
     ])
     let version = try o.required("version")
     guard try version.number() == Double(Scene.formatVersion) else {
@@ -140,6 +141,7 @@ extension Scene {
       self.scale = Int(value)
     }
     if let background = o["background"] { self.background = try Self.background(background) }
+    if let environment = o["environment"] { self.environment = try Self.environment(environment) }
     let layer = { (node: JSONNode) in try Self.layer(node) }
     if let layers = o["layers"] { self.layers = try layers.array().map(layer) }
     let views = ViewReader(scale: scale)
@@ -225,6 +227,13 @@ extension Scene {
   }
 
   static func color(_ node: JSONNode) throws -> Color {
+    if case .object(let members) = node.value, members.contains(where: { $0.key == "light" || $0.key == "dark" }) {
+      let o = try node.fields(SceneFormat.adaptiveColorFields)
+      return Color(
+        light: try color(o.required("light")), dark: try color(o.required("dark")),
+        increasedContrastLight: try o["increasedContrastLight"].map(color),
+        increasedContrastDark: try o["increasedContrastDark"].map(color))
+    }
     if case .object = node.value {
       let o = try node.fields(SceneFormat.colorFields)
       return Color(
@@ -237,7 +246,7 @@ extension Scene {
     guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit), let value = UInt64(digits, radix: 16)
     else {
       throw node.fail(
-        "\"\(JSONNode.shortened(text))\" is not a colour; write \"#RRGGBB\", \"#RRGGBBAA\", a name (\(Color.named.keys.sorted().joined(separator: ", "))) or {\"red\", \"green\", \"blue\", \"opacity\"}"
+        "\"\(JSONNode.shortened(text))\" is not a colour; write \"#RRGGBB\", \"#RRGGBBAA\", a name such as red, label or systemBackground (docs/scene-format.md, Colours) or {\"red\", \"green\", \"blue\", \"opacity\"} or {\"light\", \"dark\"}"
       )
     }
     let rgba = digits.count == 6 ? value << 8 | 0xFF : value
@@ -325,6 +334,23 @@ extension Scene {
     )
   }
 
+  /// The scene's `environment` (`SceneFormat.environmentFields`).
+  static func environment(_ node: JSONNode) throws -> EnvironmentValues {
+    let o = try node.fields(SceneFormat.environmentFields)
+    var env = EnvironmentValues()
+    for field in SceneFormat.environmentFields {
+      guard let value = o[field.name] else { continue }
+      let text: String
+      if case .bool = field.value { text = String(try value.bool()) } else { text = try value.string() }
+      do {
+        try env.set(field.name, to: text)
+      } catch let error as GlassError {
+        throw value.fail(error.message)
+      }
+    }
+    return env
+  }
+
   static let textStyles = Dictionary(uniqueKeysWithValues: Font.styles.map { ($0.name, $0.font) })
 
   /// A font: a text style's name (`"title"`), or `{"size", "weight", "family" | "file"}`.
@@ -335,6 +361,7 @@ extension Scene {
     if let weight: FontWeight = try o.choice("weight", in: SceneFormat.fontFields, what: "font weight") {
       font.weight = weight
     }
+    font.relativeTo = try o.choice("relativeTo", in: SceneFormat.fontFields, what: "text style")
     if o["family"] != nil && o["file"] != nil {
       throw node.fail("give a font's \"family\" or its \"file\", not both")
     }
@@ -676,6 +703,15 @@ extension Scene {
     members.append(("layers", .array(layers.map(Self.encode))))
     if let body { members.append(("body", Self.encode(body))) }
     if safeAreaInsets != EdgeInsets() { members.append(("safeAreaInsets", Self.encode(safeAreaInsets))) }
+    if !environment.isDefault {
+      let base = EnvironmentValues()
+      var settings: [(key: String, value: JSONValue)] = []
+      for field in SceneFormat.environmentFields {
+        guard let value = environment.value(of: field.name), value != base.value(of: field.name) else { continue }
+        settings.append((field.name, value == "true" || value == "false" ? .bool(value == "true") : .string(value)))
+      }
+      members.append(("environment", .object(settings)))
+    }
     if !states.isEmpty {
       members.append(
         (
@@ -720,7 +756,14 @@ extension Scene {
   }
 
   static func encode(_ color: Color) -> JSONValue {
-    .object([
+    if let appearances = color.appearances {
+      var members: [(key: String, value: JSONValue)] = [("light", encode(color.plain))]
+      members.append(("dark", encode(appearances.dark?.color ?? color.plain)))
+      if let c = appearances.increasedContrast { members.append(("increasedContrastLight", encode(c.color))) }
+      if let c = appearances.darkIncreasedContrast { members.append(("increasedContrastDark", encode(c.color))) }
+      return .object(members)
+    }
+    return .object([
       ("red", .number(color.red)), ("green", .number(color.green)), ("blue", .number(color.blue)),
       ("opacity", .number(color.opacity)),
     ])
@@ -850,6 +893,7 @@ extension Scene {
   }
 
   static func encode(_ font: Font) -> JSONValue {
+    if let style = font.relativeTo, font == .system(style) { return .string(style.rawValue) }
     var members: [(key: String, value: JSONValue)] = [
       ("size", .number(font.size)), ("weight", .string(font.weight.rawValue)),
     ]
@@ -858,6 +902,7 @@ extension Scene {
     case .family(let family): members.append(("family", .string(family)))
     case .file(let path): members.append(("file", .string(path)))
     }
+    if let style = font.relativeTo { members.append(("relativeTo", .string(style.rawValue))) }
     return .object(members)
   }
 

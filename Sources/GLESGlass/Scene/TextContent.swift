@@ -29,6 +29,10 @@ public struct TextContent: Hashable, Sendable {
   /// sizes or places, so what is drawn is what was measured; nil until then,
   /// and for text in a frame given in full, which wraps within its frame.
   public internal(set) var lineBreakWidth: Double?
+  /// The layout direction of the environment it is drawn in: right to left puts
+  /// its leading edge (and a label's icon) on the right. Set with the
+  /// environment (`Scene.laidOut`); left to right until then.
+  public internal(set) var layoutDirection = LayoutDirection.leftToRight
 
   /// The longest text, in Unicode scalars.
   public static let maximumLength = TextLayout.maximumLength

@@ -24,6 +24,9 @@ struct ContentLayout {
   let textOrigin: PointOffset
   /// The block's size, in points.
   let size: PointSize
+  /// Whether its leading edge is the right one: the layout runs right to left
+  /// (`TextContent.layoutDirection`) or the text's first paragraph does.
+  let readsRightToLeft: Bool
 
   /// About how many bytes the layout holds: its glyphs and lines (for the cache
   /// of layouts, `RenderCaches.textLayouts`).
@@ -85,8 +88,11 @@ struct ContentLayout {
       : TextLayout(
         content.string, face: face, pixelSize: font.size, weight: font.weight,
         maxWidth: maxWidth.map { max(0, $0 - side - gap) }, lineLimit: content.lineLimit,
-        alignment: content.alignment)
+        alignment: content.alignment, layoutDirection: content.layoutDirection)
     self.text = text
+    readsRightToLeft =
+      content.layoutDirection == .rightToLeft
+      || (text?.lines.first?.runs.first(where: { $0.script != "Zyyy" })?.isRightToLeft ?? false)
     // The icon's centre on the first line's middle; whichever starts higher is at 0.
     let middle = text.map { $0.lineHeight / 2 } ?? side / 2
     var iconTop = middle - side / 2
@@ -96,10 +102,9 @@ struct ContentLayout {
       iconTop = 0
     }
     let textWidth = text?.width ?? 0
-    let rightToLeft = text?.lines.first?.runs.first(where: { $0.script != "Zyyy" })?.isRightToLeft ?? false
-    let iconX = rightToLeft ? textWidth + gap : 0
+    let iconX = readsRightToLeft ? textWidth + gap : 0
     iconFrame = PointRect(x: iconX, y: iconTop, width: side, height: side)
-    textOrigin = PointOffset(x: rightToLeft ? 0 : side + gap, y: textTop)
+    textOrigin = PointOffset(x: readsRightToLeft ? 0 : side + gap, y: textTop)
     size = PointSize(width: side + gap + textWidth, height: max(iconTop + side, textTop + (text?.height ?? 0)))
   }
 
@@ -114,9 +119,8 @@ struct ContentLayout {
     rect: PixelRect, coverage: [UInt8]
   )? {
     let free = box.width - size.width
-    let rightToLeft = text?.lines.first?.runs.first(where: { $0.script != "Zyyy" })?.isRightToLeft ?? false
     let left: Double
-    switch (alignment, rightToLeft) {
+    switch (alignment, readsRightToLeft) {
     case (nil, _), (.center?, _): left = box.x + free / 2
     case (.leading?, false), (.trailing?, true): left = box.x
     case (.trailing?, false), (.leading?, true): left = box.x + free

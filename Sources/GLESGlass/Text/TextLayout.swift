@@ -21,53 +21,70 @@ public struct Font: Hashable, Sendable {
   public var weight: FontWeight
   /// Where the face comes from.
   public var source: Source
+  /// The text style whose Dynamic Type size the font follows
+  /// (`EnvironmentValues.dynamicTypeSize`, `scaled(to:)`); nil: a fixed size.
+  public var relativeTo: TextStyle?
 
   /// A font.
-  public init(size: Double, weight: FontWeight = .regular, source: Source = .system) {
+  public init(size: Double, weight: FontWeight = .regular, source: Source = .system, relativeTo: TextStyle? = nil) {
     self.size = size
     self.weight = weight
     self.source = source
+    self.relativeTo = relativeTo
   }
 
-  /// `.system(size:weight:)`.
+  /// `.system(size:weight:)`: a fixed size.
   public static func system(size: Double, weight: FontWeight = .regular) -> Font {
     Font(size: size, weight: weight)
   }
 
-  /// `.custom(_:size:)`: a family by name.
-  public static func custom(_ family: String, size: Double, weight: FontWeight = .regular) -> Font {
-    Font(size: size, weight: weight, source: .family(family))
+  /// `.system(_:)`: a text style.
+  public static func system(_ style: TextStyle) -> Font {
+    Font(size: style.size(at: .large), weight: style.weight, relativeTo: style)
   }
 
-  /// SwiftUI's text styles: size in points and weight.
-  public static let largeTitle = Font(size: 34)
+  /// `.custom(_:size:)`: a family by name, its size scaling with Dynamic Type as
+  /// the body style's does (SwiftUI's rule).
+  public static func custom(_ family: String, size: Double, weight: FontWeight = .regular) -> Font {
+    Font(size: size, weight: weight, source: .family(family), relativeTo: .body)
+  }
+
+  /// `.custom(_:size:relativeTo:)`: a family by name, scaling as `style` does.
+  public static func custom(_ family: String, size: Double, relativeTo style: TextStyle) -> Font {
+    Font(size: size, source: .family(family), relativeTo: style)
+  }
+
+  /// `.custom(_:fixedSize:)`: a family by name at a size Dynamic Type leaves alone.
+  public static func custom(_ family: String, fixedSize: Double, weight: FontWeight = .regular) -> Font {
+    Font(size: fixedSize, weight: weight, source: .family(family))
+  }
+
+  /// SwiftUI's text styles: Apple's size at the default Dynamic Type size
+  /// (large) and weight, following `EnvironmentValues.dynamicTypeSize`.
+  public static let largeTitle = system(.largeTitle)
   /// See `largeTitle`.
-  public static let title = Font(size: 28)
+  public static let title = system(.title)
   /// See `largeTitle`.
-  public static let title2 = Font(size: 22)
+  public static let title2 = system(.title2)
   /// See `largeTitle`.
-  public static let title3 = Font(size: 20)
+  public static let title3 = system(.title3)
   /// See `largeTitle`.
-  public static let headline = Font(size: 17, weight: .semibold)
+  public static let headline = system(.headline)
   /// See `largeTitle`.
-  public static let body = Font(size: 17)
+  public static let body = system(.body)
   /// See `largeTitle`.
-  public static let callout = Font(size: 16)
+  public static let callout = system(.callout)
   /// See `largeTitle`.
-  public static let subheadline = Font(size: 15)
+  public static let subheadline = system(.subheadline)
   /// See `largeTitle`.
-  public static let footnote = Font(size: 13)
+  public static let footnote = system(.footnote)
   /// See `largeTitle`.
-  public static let caption = Font(size: 12)
+  public static let caption = system(.caption)
   /// See `largeTitle`.
-  public static let caption2 = Font(size: 11)
+  public static let caption2 = system(.caption2)
 
   /// The text styles by name, as in scene files.
-  public static let styles: [(name: String, font: Font)] = [
-    ("largeTitle", .largeTitle), ("title", .title), ("title2", .title2), ("title3", .title3),
-    ("headline", .headline), ("body", .body), ("callout", .callout), ("subheadline", .subheadline),
-    ("footnote", .footnote), ("caption", .caption), ("caption2", .caption2),
-  ]
+  public static let styles: [(name: String, font: Font)] = TextStyle.allCases.map { ($0.rawValue, system($0)) }
 
   /// This font at another weight (`.fontWeight`).
   public func weight(_ weight: FontWeight) -> Font {
@@ -163,10 +180,12 @@ public struct TextLayout: Sendable {
   public static let maximumLength = 20_000
 
   /// Lays out `text` in `face` at `pixelSize`, within `maxWidth` pixels (nil: no
-  /// wrapping), in at most `lineLimit` lines (nil: any).
+  /// wrapping), in at most `lineLimit` lines (nil: any). The leading edge is the
+  /// right one when the layout runs right to left (`layoutDirection`) or the
+  /// paragraph does (its first strong script's direction).
   public init(
     _ text: String, face: FontFace, pixelSize: Double, weight: FontWeight = .regular, maxWidth: Double? = nil,
-    lineLimit: Int? = nil, alignment: TextAlignment = .leading
+    lineLimit: Int? = nil, alignment: TextAlignment = .leading, layoutDirection: LayoutDirection = .leftToRight
   ) {
     let scale = pixelSize / Double(face.unitsPerEm)
     var shaped = 0
@@ -197,7 +216,9 @@ public struct TextLayout: Sendable {
     }
     let widest = lines.map(\.width).max() ?? 0
     let box = maxWidth.map { min($0, widest) } ?? widest
-    let rightToLeft = lines.first?.runs.first(where: { $0.script != "Zyyy" })?.isRightToLeft ?? false
+    let rightToLeft =
+      layoutDirection == .rightToLeft
+      || (lines.first?.runs.first(where: { $0.script != "Zyyy" })?.isRightToLeft ?? false)
     for i in lines.indices {
       let free = box - lines[i].width
       switch (alignment, rightToLeft) {

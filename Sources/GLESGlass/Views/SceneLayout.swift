@@ -4,15 +4,20 @@ extension Scene {
   /// True when the scene, or one of its states, has a view tree to lay out.
   public var hasViewTree: Bool { body != nil || states.contains { $0.body != nil } }
 
-  /// True when laying the scene out changes it: it has a view tree, or a layer
-  /// whose frame is sized to its text (`ContentFit`).
+  /// True when laying the scene out changes it: it has a view tree, a layer
+  /// whose frame is sized to its text (`ContentFit`), or an environment other
+  /// than the default to resolve.
   public var needsLayout: Bool {
-    hasViewTree || layers.contains { $0.fit != nil } || states.contains { $0.layers.contains { $0.fit != nil } }
+    hasViewTree || !environment.isDefault || layers.contains { $0.fit != nil }
+      || states.contains { $0.layers.contains { $0.fit != nil } }
   }
 
   /// The scene laid out: every view tree (its `body` and each state's) laid out
   /// and lowered to layers after the layers it has, then every frame sized to its
   /// text (`ContentFit`) sized; a scene that needs neither is returned as it is.
+  /// The scene is resolved in its `environment` first (adaptive colours, text
+  /// styles' sizes, text direction: `EnvironmentResolver`), its view trees laid
+  /// out in it (mirrored right to left), and the layers layout made resolved too.
   /// Text is measured once, with `caches` (nil: those bound by
   /// `RenderCaches.use`, else new ones), and each text keeps the width it was
   /// measured within (`TextContent.lineBreakWidth`), so that what is drawn is
@@ -23,8 +28,9 @@ extension Scene {
     guard needsLayout else { return self }
     let caches = caches ?? RenderCaches.scoped
     let layout = viewLayout(images: images, caches: caches)
-    var scene = self
-    if let body {
+    let resolver = EnvironmentResolver(environment: environment)
+    var scene = environment.isDefault ? self : resolver.scene(self)
+    if let body = scene.body {
       scene.layers += try layout.resolve(body, at: "body", canvas: size, safeArea: safeAreaInsets).layers
       scene.body = nil
     }
@@ -40,14 +46,15 @@ extension Scene {
       scene.states[index].layers = try fitting.fitted(scene.states[index].layers, at: prefix)
     }
     scene.layers = try fitting.fitted(scene.layers, at: "")
-    return scene
+    // What layout added (a shape's primary colour, a button's accent) resolved too.
+    return environment.isDefault ? scene : resolver.scene(scene)
   }
 
   /// Every view of the scene's view tree (`body`) laid out: its kind, its path,
   /// its depth and its frame in points, snapped to device pixels, parents before
   /// children (what `glass-gpu layout` prints). Empty without a body.
   public func resolvedViews(images: SceneImages, caches: RenderCaches? = nil) throws -> [ResolvedView] {
-    guard let body else { return [] }
+    guard let body = resolvedInEnvironment.body else { return [] }
     return try viewLayout(images: images, caches: caches).resolve(
       body, at: "body", canvas: size, safeArea: safeAreaInsets
     ).views
@@ -60,7 +67,7 @@ extension Scene {
   fileprivate func viewLayout(images: SceneImages, caches: RenderCaches?) -> ViewLayout {
     ViewLayout(
       directory: images.directory, caches: caches ?? RenderCaches.scoped, imageSize: { images.size(of: $0) },
-      scale: Double(scale))
+      scale: Double(scale), environment: environment)
   }
 }
 

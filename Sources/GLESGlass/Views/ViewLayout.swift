@@ -18,6 +18,10 @@ struct ViewLayout {
   let imageSize: (String) -> PixelSize?
   /// Pixels per point, for snapping.
   let scale: Double
+  /// The environment: its type size sizes the default font, its layout
+  /// direction mirrors the layout (the tree's fonts and colours are resolved
+  /// before, `EnvironmentResolver`).
+  var environment = EnvironmentValues()
 
   /// What a laid-out tree is: its views' frames and its layers.
   struct Result {
@@ -30,12 +34,16 @@ struct ViewLayout {
   /// Lays `root` (written at `path`) out in `canvas` less `safeArea`, and lowers it.
   func resolve(_ root: ViewNode, at path: String, canvas: PointSize, safeArea: EdgeInsets) throws -> Result {
     var builder = Builder(layout: self)
-    let built = try builder.build(root, at: path, env: Environment(), axis: nil, depth: 0)
+    var env = Environment()
+    env.font = EnvironmentResolver(environment: environment).font(.body)
+    let built = try builder.build(root, at: path, env: env, axis: nil, depth: 0)
     let canvasRect = PointRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
     let bounds = PointRect(
       x: safeArea.leading, y: safeArea.top, width: max(0, canvas.width - safeArea.leading - safeArea.trailing),
       height: max(0, canvas.height - safeArea.top - safeArea.bottom))
     var frames = Frames(scale: scale)
+    // Right to left: the layout's mirror image across the canvas.
+    if environment.layoutDirection == .rightToLeft { frames.mirrorWidth = canvas.width }
     if built.inLayout {
       built.node.layout(in: bounds, canvas: canvasRect) { node, view in frames.add(node, view, snapped: true) }
     }
@@ -143,10 +151,13 @@ struct ViewLayout {
   /// A rounded-border text field's corner radius and border width, in points.
   static let textFieldCornerRadius = 6.0
   static let textFieldBorderWidth = 0.5
-  /// The border's colour (iOS's light `separator`), the placeholder's
-  /// (`placeholderText`), and the field's fill.
-  static let textFieldBorder = Color(red: 60 / 255, green: 60 / 255, blue: 67 / 255, opacity: 0.29)
-  static let placeholderColor = Color(red: 60 / 255, green: 60 / 255, blue: 67 / 255, opacity: 0.3)
+  /// The border's colour (iOS's `separator`) and the placeholder's
+  /// (`placeholderText`); in light, the rounded values this renderer has
+  /// always drawn (0.29 and 0.3 opacity, UIKit's 73/255 and 76/255 to within 1/255).
+  static let textFieldBorder = Color(
+    light: Color(red: 60 / 255, green: 60 / 255, blue: 67 / 255, opacity: 0.29), dark: .separator)
+  static let placeholderColor = Color(
+    light: Color(red: 60 / 255, green: 60 / 255, blue: 67 / 255, opacity: 0.3), dark: .placeholderText)
 
   struct Builder {
     let layout: ViewLayout
@@ -251,7 +262,7 @@ struct ViewLayout {
         let image = ImageLayer(source: source.path, frame: PointRect(x: 0, y: 0, width: 0, height: 0))
         return leaf(rule, "image") { .image($0, image) }
       case .shape(let shape, let style):
-        let paint = style ?? .fill(env.foregroundStyle ?? .color(.black))
+        let paint = style ?? .fill(env.foregroundStyle ?? .color(.primary))
         return leaf(FlexibleLeafLayout(), shape.kind == "rect" ? "color" : shape.kind) {
           .shape($0, shape, paint, env.containerShape)
         }
@@ -300,7 +311,7 @@ struct ViewLayout {
               node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(ViewLayout.textFieldBorder)),
               nil))
           drawings.append(
-            .shape(node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(.white)), nil))
+            .shape(node, .roundedRect(cornerRadius: radius, style: .continuous), .fill(.color(.systemBackground)), nil))
         }
         drawings.append(.text(textNode, text, measures))
         return Built(node: node, inLayout: true, drawing: .sequence(drawings))
@@ -545,12 +556,23 @@ struct ViewLayout {
   /// Every laid-out node's frame, snapped or as given.
   struct Frames {
     let scale: Double
+    /// The canvas's width when the layout runs right to left: every frame is
+    /// mirrored across it (x' = width − x − w); nil: left to right.
+    var mirrorWidth: Double?
     var views: [ResolvedView] = []
     var byNode: [ObjectIdentifier: (exact: PointRect, drawn: PointRect)] = [:]
 
     init(scale: Double) { self.scale = scale }
 
+    /// `rect` mirrored when the layout runs right to left.
+    func mirrored(_ rect: PointRect) -> PointRect {
+      guard let width = mirrorWidth else { return rect }
+      return PointRect(x: width - rect.x - rect.width, y: rect.y, width: rect.width, height: rect.height)
+    }
+
     mutating func add(_ node: LayoutNode, _ view: ResolvedView, snapped: Bool) {
+      var view = view
+      view.frame = mirrored(view.frame)
       let drawn = snapped ? LayoutNode.snap(view.frame, pixelScale: scale) : view.frame
       byNode[ObjectIdentifier(node)] = (view.frame, drawn)
       var resolved = view
@@ -565,15 +587,56 @@ struct ViewLayout {
   struct Lowering {
     let frames: Frames
 
+    /// Right to left, a shape's leading corners are on the right.
+    func mirrored(_ shape: Shape) -> Shape {
+      guard frames.mirrorWidth != nil else { return shape }
+      switch shape {
+      case .rect, .capsule, .circle, .ellipse, .roundedRect: return shape
+      case .unevenRoundedRect(let r, let style):
+        return .unevenRoundedRect(
+          CornerRadii(
+            topLeading: r.topTrailing, topTrailing: r.topLeading, bottomTrailing: r.bottomLeading,
+            bottomLeading: r.bottomTrailing), style: style)
+      case .concentric(let c, let isUniform):
+        var m = c
+        (m.topLeading, m.topTrailing, m.bottomLeading, m.bottomTrailing) = (
+          c.topTrailing, c.topLeading, c.bottomTrailing, c.bottomLeading
+        )
+        return .concentric(m, isUniform: isUniform)
+      }
+    }
+
+    /// Right to left, a container shape lies at its mirrored place.
+    func mirrored(_ container: ContainerShape?) -> ContainerShape? {
+      guard var container, frames.mirrorWidth != nil else { return container }
+      container.frame = frames.mirrored(container.frame)
+      return container
+    }
+
+    /// Right to left, a gradient runs from the mirrored unit points (leading is the right side).
+    func mirrored(_ fill: Fill) -> Fill {
+      guard frames.mirrorWidth != nil else { return fill }
+      func flip(_ p: UnitPoint) -> UnitPoint { UnitPoint(x: 1 - p.x, y: p.y) }
+      switch fill {
+      case .color: return fill
+      case .linearGradient(let g, let start, let end):
+        return .linearGradient(g, startPoint: flip(start), endPoint: flip(end))
+      case .radialGradient(let g, let center, let r0, let r1):
+        return .radialGradient(g, center: flip(center), startRadius: r0, endRadius: r1)
+      }
+    }
+
     func emit(_ drawing: Drawing, into layers: inout [Layer]) throws {
       switch drawing {
       case .nothing: break
       case .shape(let node, let shape, let style, let container):
         let frame = frames.drawn(node)
+        let (shape, container) = (mirrored(shape), mirrored(container))
         switch style {
         case .fill(let fill):
           if case .color(let c) = fill, c.opacity == 0 { return }
-          layers.append(.shape(ShapeLayer(shape: shape, frame: frame, fill: fill, containerShape: container)))
+          layers.append(
+            .shape(ShapeLayer(shape: shape, frame: frame, fill: mirrored(fill), containerShape: container)))
         case .material(let material):
           layers.append(
             .material(MaterialLayer(material: material, shape: shape, frame: frame, containerShape: container)))
@@ -595,6 +658,8 @@ struct ViewLayout {
         for part in parts { try emit(part, into: &layers) }
       case .glass(let node, var glass, let inner):
         glass.frame = frames.drawn(node)
+        glass.shape = mirrored(glass.shape)
+        glass.containerShape = mirrored(glass.containerShape)
         var content: [Layer] = []
         try emit(inner, into: &content)
         // Text centred on its glass (within a pixel) rides on it, as a button's
@@ -628,6 +693,7 @@ struct ViewLayout {
         layers.append(.glass(glass))
         layers += content
       case .container(var container, let inner):
+        container.containerShape = mirrored(container.containerShape)
         var content: [Layer] = []
         try emit(inner, into: &content)
         var others: [Layer] = []
