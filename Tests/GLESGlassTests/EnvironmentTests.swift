@@ -350,6 +350,53 @@ struct EnvironmentTests {
     }
   }
 
+  // MARK: Reduce Motion
+
+  /// A glass capsule moving from x 20 to x 200 along `animation`.
+  static func moving(_ animation: String, reduceMotion: Bool) throws -> Scene {
+    let glass = { (x: Int) in #"{"type": "glass", "frame": {"x": \#(x), "y": 20, "width": 60, "height": 30}}"# }
+    let json = """
+      {"version": 1, "size": {"width": 300, "height": 80}, "scale": 1,
+       "environment": {"accessibilityReduceMotion": \(reduceMotion)},
+       "states": {"a": {"layers": [\(glass(20))]}, "b": {"layers": [\(glass(200))]}},
+       "transition": {"from": "a", "to": "b", "animation": \(animation)}}
+      """
+    return try Scene(json: Array(json.utf8))
+  }
+
+  /// The glass's x in every frame of the transition at 120 fps.
+  static func positions(_ scene: Scene) throws -> [Double] {
+    let transition = try #require(scene.transition)
+    let end = transition.inEnvironment(scene.environment).animation.settleTime
+    return try stride(from: 0.0, through: end + 0.05, by: 1 / 120).map { t in
+      guard case .glass(let g) = try scene.frame(at: t).layers[0] else { return .nan }
+      return g.frame.x
+    }
+  }
+
+  @Test(
+    "Reduce Motion: a bouncy spring and an overshooting curve never pass their end, frame by frame, and still arrive")
+  func reduceMotion() throws {
+    for animation in [
+      #""bouncy""#, #"{"type": "spring", "duration": 0.4, "bounce": 0.6}"#,
+      #"{"type": "timingCurve", "duration": 0.5, "x1": 0.3, "y1": -0.4, "x2": 0.6, "y2": 1.6}"#,
+    ] {
+      let free = try Self.positions(try Self.moving(animation, reduceMotion: false))
+      let reduced = try Self.positions(try Self.moving(animation, reduceMotion: true))
+      #expect(free.max() ?? 0 > 200.5, "\(animation): without Reduce Motion it overshoots")
+      #expect(
+        reduced.allSatisfy { $0 >= 20 && $0 <= 200 }, "\(animation): \(reduced.min() ?? 0) … \(reduced.max() ?? 0)")
+      #expect(reduced.last == 200 && reduced.first == 20)
+    }
+    // The spring keeps its duration and loses its bounce: SwiftUI's smooth.
+    #expect(TimingCurve.bouncy.withoutOvershoot == .smooth)
+    #expect(TimingCurve.easeInOut().withoutOvershoot == .easeInOut())
+    // glass-gpu animate renders the curve without overshoot too: as many frames as smooth's.
+    let scene = try Self.moving(#""bouncy""#, reduceMotion: true)
+    let animation = try AnimationRenderer(scene: scene, options: AnimationRenderer.Options(fps: 30))
+    #expect(animation.transition.animation == .smooth)
+  }
+
   // MARK: The format
 
   @Test("the scene file's environment reads, writes back the same, and refuses unknown settings and values by path")

@@ -119,7 +119,7 @@ public final class AnimationRenderer: @unchecked Sendable {
         "the hold is \(ParameterSpec.format(options.holdSeconds)) s; give 0 to "
           + "\(ParameterSpec.format(Self.maximumHoldSeconds)) seconds")
     }
-    guard let transition = transition ?? file.scene.transition else {
+    guard let transition = (transition ?? file.scene.transition)?.inEnvironment(file.scene.environment) else {
       throw file.locate(
         GlassError(
           .invalidScene, "the scene has no transition; give one with \"transition\" or name the states",

@@ -13,6 +13,8 @@ import Foundation
 ///   Apple's tables (docs/scene-format.md, "Environment");
 /// - `dynamicTypeSize` sizes every font that has a text style
 ///   (`Font.TextStyle`) from Apple's Dynamic Type table, before layout;
+/// - `accessibilityReduceMotion` takes the bounce out of transitions: no value
+///   overshoots its end (`TimingCurve.withoutOvershoot`);
 /// - `layoutDirection` `.rightToLeft` mirrors the view tree's layout (leading
 ///   and trailing swap) and aligns text to the right.
 public struct EnvironmentValues: Hashable, Sendable {
@@ -24,6 +26,8 @@ public struct EnvironmentValues: Hashable, Sendable {
   public var layoutDirection: LayoutDirection = .leftToRight
   /// The text size people chose.
   public var dynamicTypeSize: DynamicTypeSize = .large
+  /// Reduce Motion: transitions run without overshoot (`TimingCurve.withoutOvershoot`).
+  public var accessibilityReduceMotion = false
 
   /// The default environment: light, standard contrast, left to right, the
   /// large (default) text size.
@@ -139,6 +143,7 @@ extension EnvironmentValues {
     ("accessibilityIncreaseContrast", ["false", "true"]),
     ("layoutDirection", LayoutDirection.allCases.map(\.rawValue)),
     ("dynamicTypeSize", DynamicTypeSize.allCases.map(\.rawValue)),
+    ("accessibilityReduceMotion", ["false", "true"]),
   ]
 
   /// Sets the setting `name` to the value named `value`; throws naming both
@@ -155,6 +160,7 @@ extension EnvironmentValues {
     case "colorScheme":
       colorScheme = try pick(Dictionary(uniqueKeysWithValues: ColorScheme.allCases.map { ($0.rawValue, $0) }))
     case "accessibilityIncreaseContrast": accessibilityIncreaseContrast = try pick(["false": false, "true": true])
+    case "accessibilityReduceMotion": accessibilityReduceMotion = try pick(["false": false, "true": true])
     case "layoutDirection":
       layoutDirection = try pick(Dictionary(uniqueKeysWithValues: LayoutDirection.allCases.map { ($0.rawValue, $0) }))
     case "dynamicTypeSize":
@@ -173,6 +179,7 @@ extension EnvironmentValues {
     switch name {
     case "colorScheme": colorScheme.rawValue
     case "accessibilityIncreaseContrast": String(accessibilityIncreaseContrast)
+    case "accessibilityReduceMotion": String(accessibilityReduceMotion)
     case "layoutDirection": layoutDirection.rawValue
     case "dynamicTypeSize": dynamicTypeSize.rawValue
     default: nil
@@ -211,7 +218,7 @@ extension EnvironmentValues {
 /// a variant matrix (`glass-gpu goldens --environments light,dark,dark+rtl`).
 ///
 /// A name is words joined by `+`, each a preset or a `setting=value` pair:
-/// `light`, `dark`, `increaseContrast`, `rtl` (`layoutDirection=rightToLeft`),
+/// `light`, `dark`, `increaseContrast`, `reduceMotion`, `rtl` (`layoutDirection=rightToLeft`),
 /// `ltr`, a Dynamic Type size (`xSmall` … `accessibility5`), or `default`
 /// (nothing). Later words win. The name is kept as written: it names the
 /// variant's reference (`NAME.VARIANT.png`) and its test case.
@@ -226,6 +233,7 @@ public struct EnvironmentVariant: Hashable, Sendable {
     [
       ("default", nil), ("light", ("colorScheme", "light")), ("dark", ("colorScheme", "dark")),
       ("increaseContrast", ("accessibilityIncreaseContrast", "true")),
+      ("reduceMotion", ("accessibilityReduceMotion", "true")),
       ("rtl", ("layoutDirection", "rightToLeft")), ("ltr", ("layoutDirection", "leftToRight")),
     ] + DynamicTypeSize.allCases.map { ($0.rawValue, ("dynamicTypeSize", $0.rawValue)) }
 
@@ -285,4 +293,32 @@ public struct EnvironmentVariant: Hashable, Sendable {
   public static func == (a: EnvironmentVariant, b: EnvironmentVariant) -> Bool { a.name == b.name }
   /// Hashes the name.
   public func hash(into hasher: inout Hasher) { hasher.combine(name) }
+}
+
+extension TimingCurve {
+  /// The curve with Reduce Motion on: the same duration, nothing past its end.
+  /// A spring with bounce becomes the critically damped spring of its duration
+  /// (SwiftUI's `.smooth`: it approaches 1 without crossing it); a spring with
+  /// no or negative bounce already does not overshoot. A Bézier's y controls
+  /// are clamped to 0…1, so that the curve stays within 0…1 (it lies within the
+  /// hull of its control points). A line is left as it is.
+  public var withoutOvershoot: TimingCurve {
+    switch self {
+    case .spring(let duration, let bounce): .spring(duration: duration, bounce: min(bounce, 0))
+    case .bezier(let duration, let x1, let y1, let x2, let y2):
+      .bezier(duration: duration, x1: x1, y1: min(max(y1, 0), 1), x2: x2, y2: min(max(y2, 0), 1))
+    case .linear: self
+    }
+  }
+}
+
+extension SceneTransition {
+  /// The transition as it runs in `environment`: with Reduce Motion, its curve
+  /// without overshoot.
+  public func inEnvironment(_ environment: EnvironmentValues) -> SceneTransition {
+    guard environment.accessibilityReduceMotion else { return self }
+    var copy = self
+    copy.animation = animation.withoutOvershoot
+    return copy
+  }
 }

@@ -235,6 +235,9 @@ extension SceneFormat {
     Field(
       "dynamicTypeSize", .choice(DynamicTypeSize.allCases.map(\.rawValue)), default: .string("large"),
       "the text size: every font with a text style takes Apple's size for it"),
+    Field(
+      "accessibilityReduceMotion", .bool, default: .bool(false),
+      "Reduce Motion: transitions run without overshoot (a spring's bounce is taken out)"),
   ]
 
   /// The unit points' names, in reading order: the alignments'.

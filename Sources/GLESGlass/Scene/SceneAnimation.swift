@@ -108,6 +108,7 @@ extension Scene {
   /// The frame of a transition at `time` seconds.
   public func frame(at time: Double, of transition: SceneTransition) throws -> Scene {
     try transition.animation.validate(at: "transition.animation")
+    let transition = transition.inEnvironment(environment)
     guard time.isFinite else {
       throw GlassError(.invalidParameter, "time \(time) is not a number of seconds; give a finite time")
     }
