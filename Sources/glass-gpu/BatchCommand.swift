@@ -85,7 +85,7 @@ struct Batch: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Render every job in each of these environments: variants separated by commas, each words joined by + "
-        + "(light, dark, increaseContrast, reduceMotion, rtl, ltr, a Dynamic Type size such as accessibility3, or setting=value); "
+        + "(light, dark, increaseContrast, reduceMotion, reduceTransparency, rtl, ltr, a Dynamic Type size such as accessibility3, or setting=value); "
         + "a job writing NAME.png writes NAME.VARIANT.png for each.", valueName: "variants"))
   var environments: String?
 

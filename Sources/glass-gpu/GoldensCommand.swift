@@ -97,7 +97,7 @@ struct Goldens: ParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Check every scene in each of these environments: variants separated by commas, each words joined by + "
-        + "(light, dark, increaseContrast, reduceMotion, rtl, ltr, a Dynamic Type size such as accessibility3, or setting=value). "
+        + "(light, dark, increaseContrast, reduceMotion, reduceTransparency, rtl, ltr, a Dynamic Type size such as accessibility3, or setting=value). "
         + "Each variant's reference is NAME.VARIANT.png and its test case NAME.VARIANT.",
       valueName: "variants"))
   var environments: String?

@@ -397,6 +397,58 @@ struct EnvironmentTests {
     #expect(animation.transition.animation == .smooth)
   }
 
+  // MARK: Reduce Transparency
+
+  /// The backdrop's detail that shows in `rect`: the variance of the
+  /// luminance (8-bit steps squared) there, the energy above its mean (the glass
+  /// body's own light is flat there, so what varies is the backdrop).
+  static func detailEnergy(_ image: RGBAImage, _ rect: PixelRect) -> Double {
+    var values: [Double] = []
+    for y in rect.y..<(rect.y + rect.height) {
+      for x in rect.x..<(rect.x + rect.width) {
+        let p = image.rgba8(x, y)
+        values.append(0.2126 * Double(p.x) + 0.7152 * Double(p.y) + 0.0722 * Double(p.z))
+      }
+    }
+    let mean = values.reduce(0, +) / Double(max(values.count, 1))
+    return values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(max(values.count, 1))
+  }
+
+  @Test(
+    "Reduce Transparency: regular glass over a checker passes at most a hundredth of the backdrop's detail it passes by default"
+  )
+  func reduceTransparency() throws {
+    let checker = ProceduralImages.checker(width: 200, height: 120, cell: 24)
+    var scene = Scene(
+      size: PointSize(width: 200, height: 120), scale: 1, background: .image("photo", contentMode: .fill))
+    scene.layers = [
+      .glass(
+        GlassLayer(
+          glass: .regular, shape: .roundedRect(cornerRadius: 12, style: .continuous),
+          frame: PointRect(x: 30, y: 20, width: 140, height: 80))),
+      .glass(
+        GlassLayer(
+          glass: .clear, shape: .capsule, frame: PointRect(x: 60, y: 104, width: 80, height: 14),
+          optics: GlassOptics.Overrides(["frost": 2]))),
+    ]
+    // The body, well inside the bevel (20 pt) of the regular glass.
+    let body = PixelRect(x: 60, y: 45, width: 80, height: 30)
+    let backdrop = Self.detailEnergy(checker, body)
+    let plain = Self.detailEnergy(try TestBackend.cpu.render(scene, images: ["photo": checker]), body)
+    let reduced = try TestBackend.cpu.render(
+      scene.environment(\.accessibilityReduceTransparency, true), images: ["photo": checker])
+    let frosted = Self.detailEnergy(reduced, body)
+    print("detail energy: backdrop \(backdrop), glass \(plain), Reduce Transparency \(frosted)")
+    #expect(plain > 100 && frosted * 100 <= plain, "backdrop \(backdrop), glass \(plain), reduced \(frosted)")
+    // Every glass got the frost, the user's own override included, and no dispersion.
+    let laid = try scene.environment(\.accessibilityReduceTransparency, true).laidOut(images: SceneImages([:]))
+    for layer in laid.layers {
+      guard case .glass(let g) = layer else { continue }
+      let optics = GlassOptics(g.glass.variant, overrides: g.optics)
+      #expect(optics.frost == GlassOptics.reducedTransparencyFrost && optics.dispersion == 0)
+    }
+  }
+
   // MARK: The format
 
   @Test("the scene file's environment reads, writes back the same, and refuses unknown settings and values by path")

@@ -15,6 +15,8 @@ import Foundation
 ///   (`Font.TextStyle`) from Apple's Dynamic Type table, before layout;
 /// - `accessibilityReduceMotion` takes the bounce out of transitions: no value
 ///   overshoots its end (`TimingCurve.withoutOvershoot`);
+/// - `accessibilityReduceTransparency` makes glass frostier, so that less of
+///   what is behind shows through (`GlassOptics.reducedTransparency`);
 /// - `layoutDirection` `.rightToLeft` mirrors the view tree's layout (leading
 ///   and trailing swap) and aligns text to the right.
 public struct EnvironmentValues: Hashable, Sendable {
@@ -28,6 +30,8 @@ public struct EnvironmentValues: Hashable, Sendable {
   public var dynamicTypeSize: DynamicTypeSize = .large
   /// Reduce Motion: transitions run without overshoot (`TimingCurve.withoutOvershoot`).
   public var accessibilityReduceMotion = false
+  /// Reduce Transparency: glass is frostier (`GlassOptics.reducedTransparency`).
+  public var accessibilityReduceTransparency = false
 
   /// The default environment: light, standard contrast, left to right, the
   /// large (default) text size.
@@ -144,6 +148,7 @@ extension EnvironmentValues {
     ("layoutDirection", LayoutDirection.allCases.map(\.rawValue)),
     ("dynamicTypeSize", DynamicTypeSize.allCases.map(\.rawValue)),
     ("accessibilityReduceMotion", ["false", "true"]),
+    ("accessibilityReduceTransparency", ["false", "true"]),
   ]
 
   /// Sets the setting `name` to the value named `value`; throws naming both
@@ -161,6 +166,8 @@ extension EnvironmentValues {
       colorScheme = try pick(Dictionary(uniqueKeysWithValues: ColorScheme.allCases.map { ($0.rawValue, $0) }))
     case "accessibilityIncreaseContrast": accessibilityIncreaseContrast = try pick(["false": false, "true": true])
     case "accessibilityReduceMotion": accessibilityReduceMotion = try pick(["false": false, "true": true])
+    case "accessibilityReduceTransparency":
+      accessibilityReduceTransparency = try pick(["false": false, "true": true])
     case "layoutDirection":
       layoutDirection = try pick(Dictionary(uniqueKeysWithValues: LayoutDirection.allCases.map { ($0.rawValue, $0) }))
     case "dynamicTypeSize":
@@ -180,6 +187,7 @@ extension EnvironmentValues {
     case "colorScheme": colorScheme.rawValue
     case "accessibilityIncreaseContrast": String(accessibilityIncreaseContrast)
     case "accessibilityReduceMotion": String(accessibilityReduceMotion)
+    case "accessibilityReduceTransparency": String(accessibilityReduceTransparency)
     case "layoutDirection": layoutDirection.rawValue
     case "dynamicTypeSize": dynamicTypeSize.rawValue
     default: nil
@@ -218,7 +226,8 @@ extension EnvironmentValues {
 /// a variant matrix (`glass-gpu goldens --environments light,dark,dark+rtl`).
 ///
 /// A name is words joined by `+`, each a preset or a `setting=value` pair:
-/// `light`, `dark`, `increaseContrast`, `reduceMotion`, `rtl` (`layoutDirection=rightToLeft`),
+/// `light`, `dark`, `increaseContrast`, `reduceMotion`, `reduceTransparency`, `rtl`
+/// (`layoutDirection=rightToLeft`),
 /// `ltr`, a Dynamic Type size (`xSmall` … `accessibility5`), or `default`
 /// (nothing). Later words win. The name is kept as written: it names the
 /// variant's reference (`NAME.VARIANT.png`) and its test case.
@@ -234,6 +243,7 @@ public struct EnvironmentVariant: Hashable, Sendable {
       ("default", nil), ("light", ("colorScheme", "light")), ("dark", ("colorScheme", "dark")),
       ("increaseContrast", ("accessibilityIncreaseContrast", "true")),
       ("reduceMotion", ("accessibilityReduceMotion", "true")),
+      ("reduceTransparency", ("accessibilityReduceTransparency", "true")),
       ("rtl", ("layoutDirection", "rightToLeft")), ("ltr", ("layoutDirection", "leftToRight")),
     ] + DynamicTypeSize.allCases.map { ($0.rawValue, ("dynamicTypeSize", $0.rawValue)) }
 
@@ -321,4 +331,28 @@ extension SceneTransition {
     copy.animation = animation.withoutOvershoot
     return copy
   }
+}
+
+extension GlassOptics {
+  /// Glass with Reduce Transparency on: frosted, so that the backdrop shows
+  /// through as light and colour rather than detail. Apple describes the setting
+  /// (glass gets frostier and hides more of what is behind it) but publishes no
+  /// values; these are this renderer's: the frost is at least
+  /// `reducedTransparencyFrost` (three times regular glass's 7 pt), and there is
+  /// no dispersion. The body's light is left as it is, so that the automatic
+  /// content colour, which does not model it, stays legible. Applied to every
+  /// glass layer's optics when the scene is resolved in its environment
+  /// (`EnvironmentResolver`), over what the layer overrides; identity glass
+  /// draws nothing and is left alone.
+  public static func reducedTransparency(_ glass: Glass, overrides: Overrides) -> Overrides {
+    guard glass.variant != .identity else { return overrides }
+    let optics = GlassOptics(glass.variant, overrides: overrides)
+    var reduced = overrides
+    reduced["frost"] = max(optics.frost, reducedTransparencyFrost)
+    reduced["dispersion"] = 0
+    return reduced
+  }
+
+  /// The least frost with Reduce Transparency, in points (sigma).
+  public static let reducedTransparencyFrost = 21.0
 }

@@ -1,7 +1,8 @@
 /// A scene's values resolved in an environment (`EnvironmentValues`): every
 /// adaptive colour takes its value there (`Color.resolved(in:)`), every font
 /// with a text style its Dynamic Type size (`Font.scaled(to:)`, after which it
-/// is a fixed size), and every text the layout direction. Resolving twice
+/// is a fixed size), every text the layout direction, and every glass the
+/// optics of Reduce Transparency when it is on. Resolving twice
 /// changes nothing: what is resolved no longer adapts.
 ///
 /// `Scene.laidOut` resolves the scene before layout (fonts size what is
@@ -56,6 +57,9 @@ struct EnvironmentResolver {
 
   func glassLayer(_ l: GlassLayer) -> GlassLayer {
     var l = l
+    if environment.accessibilityReduceTransparency {
+      l.optics = GlassOptics.reducedTransparency(l.glass, overrides: l.optics)
+    }
     l.glass = glass(l.glass)
     l.content = content(l.content)
     return l
@@ -117,7 +121,11 @@ struct EnvironmentResolver {
     switch m {
     case .overlay(let v, let a): .overlay(view(v), alignment: a)
     case .background(let v, let a): .background(view(v), alignment: a)
-    case .glassEffect(let g, let shape, let optics): .glassEffect(glass(g), shape: shape, optics: optics)
+    case .glassEffect(let g, let shape, let optics):
+      .glassEffect(
+        glass(g), shape: shape,
+        optics: environment.accessibilityReduceTransparency
+          ? GlassOptics.reducedTransparency(g, overrides: optics) : optics)
     case .font(let f): .font(font(f))
     case .foregroundStyle(let f): .foregroundStyle(fill(f))
     case .tint(let c): .tint(color(c))

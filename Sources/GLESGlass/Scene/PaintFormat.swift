@@ -238,6 +238,9 @@ extension SceneFormat {
     Field(
       "accessibilityReduceMotion", .bool, default: .bool(false),
       "Reduce Motion: transitions run without overshoot (a spring's bounce is taken out)"),
+    Field(
+      "accessibilityReduceTransparency", .bool, default: .bool(false),
+      "Reduce Transparency: glass is frostier (at least 21 pt), and less of the backdrop's detail shows through"),
   ]
 
   /// The unit points' names, in reading order: the alignments'.
