@@ -89,18 +89,8 @@ struct Batch: ParsableCommand {
         + "a job writing NAME.png writes NAME.VARIANT.png for each.", valueName: "variants"))
   var environments: String?
 
-  /// The variants --environments names (none: each job once, as it is).
-  func variants() throws -> [EnvironmentVariant] {
-    guard let environments else { return [] }
-    do {
-      return try EnvironmentVariant.list(environments)
-    } catch let error as GlassError {
-      throw ValidationError("--environments: \(error.message)")
-    }
-  }
-
   func validate() throws {
-    _ = try variants()
+    _ = try variants(environments)
     guard !inputs.isEmpty || !manifest.isEmpty else {
       throw ValidationError("name scene files or folders, or a manifest with --manifest FILE (- for standard input)")
     }
@@ -175,8 +165,8 @@ struct Batch: ParsableCommand {
         total = count.map { fileJobs.count + $0 }
       }
     }
-    let variants = try variants()
-    if !variants.isEmpty { total = total.map { $0 * variants.count } }
+    let matrix = try variants(environments)
+    if !matrix.isEmpty { total = total.map { $0 * matrix.count } }
     if let shard = options.shard, let all = total { total = shard.jobs(of: all) }
     // The files of the run that no job may write over: the manifest and the report.
     let namedManifest = manifest.first.flatMap { $0 == "-" ? nil : $0 }
@@ -195,9 +185,9 @@ struct Batch: ParsableCommand {
     if let reason = batch.renderer.fallbackReason { report("no GPU, rendering on the CPU (\(reason))") }
 
     let progress = Progress(total: total, quiet: quiet)
-    let listed = AnySequence(fileJobs.flatMap { BatchEntry.job($0).variants(variants) })
+    let listed = AnySequence(fileJobs.flatMap { BatchEntry.job($0).variants(matrix) })
     let entries =
-      manifestJobs.map { AnySequence([listed, AnySequence($0.lazy.flatMap { $0.variants(variants) })].joined()) }
+      manifestJobs.map { AnySequence([listed, AnySequence($0.lazy.flatMap { $0.variants(matrix) })].joined()) }
       ?? listed
     let summary = ReportFile.writing(reportFile) { reportLine in
       batch.run(entries) { result in

@@ -16,7 +16,7 @@ struct GlassGPU: ParsableCommand {
     version: "0.1.0",
     subcommands: [
       Render.self, Animate.self, Batch.self, Goldens.self, Validate.self, LayoutCommand.self, Parity.self, Extend.self,
-      Compare.self, Info.self,
+      Compare.self, Audit.self, Info.self,
     ]
   )
 

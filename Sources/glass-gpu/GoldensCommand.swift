@@ -133,17 +133,7 @@ struct Goldens: ParsableCommand {
     try checkMaxPixels(maxPixels)
     if let junit, junit.isEmpty { throw ValidationError("--junit is empty; name the report's file") }
     if let artifacts, artifacts.isEmpty { throw ValidationError("--artifacts is empty; name a folder") }
-    _ = try variants()
-  }
-
-  /// The variants --environments names (none: each scene once, as it is).
-  func variants() throws -> [EnvironmentVariant] {
-    guard let environments else { return [] }
-    do {
-      return try EnvironmentVariant.list(environments)
-    } catch let error as GlassError {
-      throw ValidationError("--environments: \(error.message)")
-    }
+    _ = try variants(environments)
   }
 
   /// Checks of the references folder that need the file system (after the
@@ -209,10 +199,10 @@ struct Goldens: ParsableCommand {
         report = nil  // never written over the input it names
         throw error
       }
-      let variants = try variants()
-      entries.append(AnySequence(jobs.flatMap { BatchEntry.job($0).variants(variants) }))
+      let matrix = try variants(environments)
+      entries.append(AnySequence(jobs.flatMap { BatchEntry.job($0).variants(matrix) }))
       if let manifest = manifest.first {
-        entries.append(AnySequence(try made.manifest(path: manifest).lazy.flatMap { $0.variants(variants) }))
+        entries.append(AnySequence(try made.manifest(path: manifest).lazy.flatMap { $0.variants(matrix) }))
       }
     } catch let error as GlassError {
       check?.batch.renderer.close()
