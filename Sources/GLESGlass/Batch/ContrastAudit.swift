@@ -58,37 +58,28 @@ public enum ContrastAudit {
       }
       return "layers[\(index)]" + (content ? ".content" : "")
     }
+    /// Takes text content out of a layer, noting it (image content stays).
+    func take(_ content: inout GlassContent?, frame: PointRect, layer index: Int) {
+      guard let text = content?.text else { return }
+      items.append((text, frame, path(of: index, frame: frame, content: true)))
+      content = nil
+    }
     var kept: [Layer] = []
     for (index, layer) in laid.layers.enumerated() {
       switch layer {
       case .text(let t):
         items.append((t.text, t.frame, path(of: index, frame: t.frame, content: false)))
-        continue
       case .glass(var l):
-        if let text = l.content?.text {
-          items.append((text, l.frame, path(of: index, frame: l.frame, content: true)))
-          l.content = nil
-        }
+        take(&l.content, frame: l.frame, layer: index)
         kept.append(.glass(l))
       case .material(var l):
-        if let text = l.content?.text {
-          items.append((text, l.frame, path(of: index, frame: l.frame, content: true)))
-          l.content = nil
-        }
+        take(&l.content, frame: l.frame, layer: index)
         kept.append(.material(l))
       case .shape(var l):
-        if let text = l.content?.text {
-          items.append((text, l.frame, path(of: index, frame: l.frame, content: true)))
-          l.content = nil
-        }
+        take(&l.content, frame: l.frame, layer: index)
         kept.append(.shape(l))
       case .container(var c):
-        for i in c.glass.indices {
-          if let text = c.glass[i].content?.text {
-            items.append((text, c.glass[i].frame, path(of: index, frame: c.glass[i].frame, content: true)))
-            c.glass[i].content = nil
-          }
-        }
+        for i in c.glass.indices { take(&c.glass[i].content, frame: c.glass[i].frame, layer: index) }
         kept.append(.container(c))
       case .image: kept.append(layer)
       }
