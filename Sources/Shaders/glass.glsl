@@ -7,10 +7,10 @@
 //                smooth minimum of radius u_blendRadius (GlassProfile)
 //   pull  = refraction * (1 - sqrt(1 - x^2)),  x = clamp(1 + d / bevelWidth, 0, 1)
 //   body  = backdrop(p - n * pull)             each backdrop weighted by look
-//   body  = lighten, saturate (in gamut), tint, dim; + glint toward the face's
+//   body  = lighten, saturate (in gamut), face transfer, tint, dim; + glint toward the face's
 //           hue, + glow toward white
-//   out   = body * coverage + black * (shadow * (1 - coverage)
-//                                      + (1 - shadow) * contour * ring)  (blended over)
+//   out   = body * coverage + black * shadow * (1 - coverage)
+//           + (grey, 1) * (1 - shadow) * contour * ring                  (blended over)
 uniform sampler2D u_source0;  // premultiplied linear, read with texelFetch
 uniform sampler2D u_source1;
 uniform sampler2D u_source2;
@@ -18,7 +18,7 @@ uniform sampler2D u_source3;
 uniform ivec2 u_backdropOrigin;
 uniform int u_count;
 uniform float u_blendRadius;
-// Per member (GlassMember, GlassAppearance). MAX_MEMBERS is 1 for a single
+// Per member (GlassMember, GlassMemberLook). MAX_MEMBERS is 1 for a single
 // shape (its own program: no loops, constant indices; llvmpipe runs the
 // looping program about twice as slowly for one shape) and
 // GlassComposite.maximumMembers for a blended group.
@@ -31,7 +31,8 @@ uniform vec4 u_tint[MAX_MEMBERS];     // linear rgb, strength
 uniform vec4 u_rim[MAX_MEMBERS];      // lit glint opacity, opposite glint opacity, light direction xy
 uniform vec4 u_sources[MAX_MEMBERS];  // weight of each backdrop image
 uniform vec4 u_glow[MAX_MEMBERS];     // opacity, sigma (pixels), centre xy (pixels)
-uniform vec4 u_edge[MAX_MEMBERS];     // contour width (pixels), unused
+uniform vec4 u_edge[MAX_MEMBERS];     // contour width (pixels), contour grey, face amount, unused
+uniform vec4 u_face[MAX_MEMBERS];     // emission, transmittance, lift, chroma gain
 uniform vec4 u_shadow[MAX_MEMBERS];   // opacity, sigma (pixels), offset xy (pixels)
 
 // CPUKernels.backdrop: bilinear from four texels, clamped to the image, in float.
@@ -95,6 +96,22 @@ vec3 saturateColor(vec3 c, float a, float s) {
     f = max(f, 1.0);
   }
   return max(vec3(lum) + e * f, vec3(0.0));
+}
+
+// GlassProfile.decodeSRGB.
+float decodeSRGB(float s) {
+  return s <= 0.04045 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4);
+}
+
+// GlassProfile.faceTransfer, in the sRGB encoding of the unpremultiplied colour.
+vec3 faceTransfer(vec3 c, float a, vec4 face, float amount) {
+  if (!(amount > 0.0 && a > 0.0)) return c;
+  vec3 s = vec3(encodeSRGB(c.r / a), encodeSRGB(c.g / a), encodeSRGB(c.b / a));
+  float y = dot(s, vec3(0.2126, 0.7152, 0.0722));
+  float l = face.x + face.y * (y + face.z * y * (1.0 - y));
+  vec3 o = clamp(vec3(l) + (s - vec3(y)) * face.w, 0.0, 1.0);
+  vec3 t = vec3(decodeSRGB(o.r), decodeSRGB(o.g), decodeSRGB(o.b)) * a;
+  return c + (t - c) * amount;
 }
 
 // GlassProfile.glintColor: the face's hue at full brightness, opaque.
@@ -188,7 +205,7 @@ void main() {
   // pixels (coverage and ring 0), so the whole program would emit this.
   emit(vec4(0.0, 0.0, 0.0, shadowAt(p, k)));
 #else
-  // The blended field: distance, normal and appearance (GlassAppearance).
+  // The blended field: distance, normal and appearance (GlassMemberLook).
   float d = memberDistance(0, p);
   vec2 n = vec2(0.0);
   bool haveNormal = false;
@@ -199,6 +216,7 @@ void main() {
   vec4 sources = u_sources[0];
   vec4 glow = u_glow[0];
   vec4 edge = u_edge[0];
+  vec4 face = u_face[0];
 #if MAX_MEMBERS > 1
   if (u_count > 1) {
     for (int i = 1; i < u_count; i++) {
@@ -222,6 +240,7 @@ void main() {
         sources = u_sources[i];
         glow = u_glow[i];
         edge = u_edge[i];
+        face = u_face[i];
       } else if (w < 1.0) {
         n = blendNormal(n, ni, w);
         bend = u_bend[i] + (bend - u_bend[i]) * w;
@@ -231,6 +250,7 @@ void main() {
         sources = u_sources[i] + (sources - u_sources[i]) * w;
         glow = u_glow[i] + (glow - u_glow[i]) * w;
         edge = u_edge[i] + (edge - u_edge[i]) * w;
+        face = u_face[i] + (face - u_face[i]) * w;
       }
     }
   }
@@ -256,6 +276,7 @@ void main() {
     }
     body.rgb = lighten(body.rgb, body.a, adjust.y);
     body.rgb = saturateColor(body.rgb, body.a, adjust.x);
+    body.rgb = faceTransfer(body.rgb, body.a, face, edge.z);
     body.rgb = body.rgb + (tint.rgb * body.a - body.rgb) * tint.a;
     body.rgb = body.rgb * (1.0 - adjust.z);
     if (rimWidth > 0.0) {
@@ -269,10 +290,13 @@ void main() {
     }
   }
   float outside = shadow * (1.0 - coverage);
+  float grey = 0.0;
   if (adjust.w > 0.0 && coverage < 1.0) {
     float ring = clamp(0.5 - d + edge.x, 0.0, 1.0) - coverage;
-    outside += (1.0 - shadow) * adjust.w * ring;
+    float contour = (1.0 - shadow) * adjust.w * ring;
+    outside += contour;
+    grey = edge.y * contour;
   }
-  emit(body * coverage + vec4(0.0, 0.0, 0.0, outside));
+  emit(body * coverage + vec4(vec3(grey), outside));
 #endif
 }

@@ -8,8 +8,10 @@ import Foundation
 /// the same on both backends: at 15 points of the content's box (5 across, 3
 /// down) the background, then every layer under the content's layer (shapes and
 /// images by their pixels, an image's extension by the image mirrored at its
-/// edge by the extension's mirror rule, materials and tinted glass by their tint and its strength; clear glass is looked through), then the layer's own glass tint,
-/// material tint or shape fill, composited in linear light over white. Over
+/// edge by the extension's mirror rule, materials by their tint and its
+/// strength, glass by its body as both backends shade it, `GlassOptics.shade`,
+/// in the look decided for it), then the layer's own glass body, material tint
+/// or shape fill, composited in linear light over white. Over
 /// `threshold` (0.179, where black and white text have the same WCAG contrast)
 /// the content is `dark`, under it `light`.
 public enum ContentStyle {
@@ -177,7 +179,7 @@ extension SceneLowering {
         case .fill(let f): c = paint(f, in: whole).color(p)
         case .image: c = background.map { pixel($0, ix, iy) } ?? .zero
         }
-        for layer in scene.layers.prefix(layerIndex) {
+        for (index, layer) in scene.layers.prefix(layerIndex).enumerated() {
           switch layer {
           case .shape(let l):
             let shape = l.shape.geometry(in: l.frame, scale: scale, container: l.containerShape)
@@ -210,21 +212,22 @@ extension SceneLowering {
             c = over(pixel(image, x - window.x, y - window.y) * coverage, c)
           case .material(let l):
             let shape = l.shape.geometry(in: l.frame, scale: scale, container: l.containerShape)
-            let style = MaterialStyle.of(l.material)
+            let style = MaterialStyle.of(l.material, in: scene.environment)
             c = over(tint(style.tint, style.opacity, shape.coverage(p.x, p.y)), c)
           case .glass(let l):
-            c = glassTint(l, nil, p, over: c)
+            c = glassFace(l, nil, look: try glassLook(at: index), p, over: c)
           case .container(let container):
-            for g in container.unitedGlass { c = glassTint(g, container.containerShape, p, over: c) }
+            let look = try glassLook(at: index)
+            for g in container.unitedGlass { c = glassFace(g, container.containerShape, look: look, p, over: c) }
           case .text:
             break
           }
         }
         switch ground {
         case .glass(let glass, let optics):
-          if let t = glass.tint { c = over(tint(t, optics.tintIntensity, 1), c) }
+          if glass.variant != .identity { c = optics.shade(c, glass: glass) }
         case .material(let material):
-          let style = MaterialStyle.of(material)
+          let style = MaterialStyle.of(material, in: scene.environment)
           c = over(tint(style.tint, style.opacity, 1), c)
         case .shape(let shape, let paint):
           c = over(paint.color(p) * shape.coverage(p.x, p.y), c)
@@ -241,15 +244,15 @@ extension SceneLowering {
     return sum / Double(columns * rows)
   }
 
-  /// A glass layer's tint over `c` at `p`, by its tint intensity and coverage.
-  private func glassTint(
-    _ layer: GlassLayer, _ container: ContainerShape?, _ p: SIMD2<Float>, over c: SIMD4<Float>
+  /// A glass layer's body over `c` at `p` (`GlassOptics.shade`), by its coverage.
+  private func glassFace(
+    _ layer: GlassLayer, _ container: ContainerShape?, look: GlassLook, _ p: SIMD2<Float>, over c: SIMD4<Float>
   ) -> SIMD4<Float> {
-    guard let t = layer.glass.tint, layer.glass.variant != .identity else { return c }
-    let optics = GlassOptics(layer.glass.variant, overrides: layer.optics)
+    guard layer.glass.variant != .identity else { return c }
     let shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape ?? container)
-    let top = t.opacity(optics.tintIntensity).premultipliedLinear * shape.coverage(p.x, p.y)
-    return top + c * (1 - top.w)
+    let coverage = shape.coverage(p.x, p.y)
+    guard coverage > 0 else { return c }
+    return c + (optics(layer, look: look).shade(c, glass: layer.glass) - c) * coverage
   }
 }
 

@@ -272,6 +272,8 @@ public struct GlassEffect: Effect, Hashable {
     g.saturation = Float(optics.saturation)
     g.lightening = Float(optics.lightening)
     g.dimming = Float(optics.dimming)
+    g.face = SIMD4<Float>(optics.face)
+    g.faceAmount = Float(optics.faceAmount)
     if let tint = glass.tint {
       let t = tint.premultipliedLinear
       let strength = Float(optics.tintIntensity) * t.w
@@ -284,6 +286,7 @@ public struct GlassEffect: Effect, Hashable {
     if optics.contourOpacity > 0 && optics.contourWidth > 0 {
       g.contourOpacity = Float(optics.contourOpacity)
       g.contourWidth = Float(optics.contourWidth * scale)
+      g.contourGray = Float(optics.contourGray)
     }
     let shadowSigma = optics.shadowRadius * scale / 2
     if optics.shadowOpacity > 0 && shadowSigma > 0 {
@@ -302,8 +305,7 @@ public struct GlassEffect: Effect, Hashable {
 
   /// A material panel's member: the blurred backdrop saturated and tinted, with
   /// no bevel, rim, shadow or glow.
-  static func member(_ material: Material, shape: ShapeGeometry) -> GlassMember {
-    let style = MaterialStyle.of(material)
+  static func member(_ style: MaterialStyle, shape: ShapeGeometry) -> GlassMember {
     var member = GlassMember(shape: shape)
     member.saturation = Float(style.saturation)
     let tint = style.tint.premultipliedLinear

@@ -48,6 +48,15 @@ public struct GlassOptics: Hashable, Sendable {
   public var glowRadius: Double
   /// Size of pressed interactive glass relative to rest.
   public var pressedScale: Double
+  /// The face transfer of dark, tinted and Increase Contrast glass
+  /// (`GlassProfile.faceTransfer`): emission, transmittance, lift and chroma
+  /// gain. Set by `applying(_:variant:shortSide:)`, not by a scene's overrides.
+  public var face = SIMD4<Double>(0, 1, 0, 1)
+  /// How much of the face transfer replaces the body (0: none, light glass).
+  public var faceAmount = 0.0
+  /// Grey of the contour, linear: 0 black, 1 white (an Increase Contrast border
+  /// over a dark backdrop).
+  public var contourGray = 0.0
 
   /// One row of the table: the spec, the defaults, and the property.
   struct Entry: Sendable {
@@ -213,6 +222,23 @@ public struct MaterialStyle: Hashable, Sendable {
   public var opacity: Double
   /// The tint colour.
   public var tint: Color
+
+  /// The style of a material in `environment`: dark, the tint is a near-black
+  /// grey (28, 28, 30 in sRGB, the dark secondary system background) at the same
+  /// opacities; with Reduce Transparency the tint hides 85 % of what it let
+  /// through (ultra-thin's 0.22 becomes 0.88), so the backdrop shows as a faint
+  /// wash of colour. Apple publishes neither the materials' values nor Reduce
+  /// Transparency's; these are this renderer's.
+  public static func of(_ material: Material, in environment: EnvironmentValues) -> MaterialStyle {
+    var style = of(material)
+    if environment.colorScheme == .dark {
+      style.tint = Color(red: 28.0 / 255, green: 28.0 / 255, blue: 30.0 / 255)
+    }
+    if environment.accessibilityReduceTransparency {
+      style.opacity = 1 - (1 - style.opacity) * 0.15
+    }
+    return style
+  }
 
   /// The style of each material (light appearance).
   public static func of(_ material: Material) -> MaterialStyle {

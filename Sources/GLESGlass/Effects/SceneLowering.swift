@@ -18,6 +18,13 @@ struct SceneLowering {
   let depth: RGBAImage.Depth
   /// Fonts, glyphs, text masks and icons, kept for later renders.
   let caches: RenderCaches
+  /// The look of each glass layer and container, by layer index, decided once.
+  let looks = LookMemo()
+
+  /// The looks decided so far (`glassLook(at:)`).
+  final class LookMemo {
+    var values: [Int: GlassLook] = [:]
+  }
 
   var scale: Double { Double(scene.scale) }
   var canvasRect: PixelRect { PixelRect(size: scene.pixelSize) }
@@ -308,17 +315,61 @@ struct SceneLowering {
     var content: (content: GlassContent, frame: PointRect, ground: ContentGround)?
   }
 
-  func resolve(_ member: Member, container: ContainerShape?) -> Resolved {
+  /// The look of the glass layer or container at `index`, decided once for all
+  /// its glass (`GlassLook.decide`) over the estimated luminance of what is
+  /// under the union of its frames.
+  func glassLook(at index: Int) throws -> GlassLook {
+    if let look = looks.values[index] { return look }
+    let environment = scene.environment
+    var glass: [GlassLayer] = []
+    switch scene.layers[index] {
+    case .glass(let layer): glass = [layer]
+    case .container(let container): glass = container.unitedGlass
+    case .image, .shape, .material, .text: break
+    }
+    let visible = glass.filter { $0.glass.variant != .identity }
+    var look = GlassLook(
+      colorScheme: environment.colorScheme, isTinted: environment.glassAppearance == .tinted,
+      increasesContrast: environment.accessibilityIncreaseContrast)
+    if let first = visible.first?.frame {
+      var x0 = first.x
+      var y0 = first.y
+      var x1 = first.maxX
+      var y1 = first.maxY
+      for frame in visible.map(\.frame) {
+        x0 = min(x0, frame.x)
+        y0 = min(y0, frame.y)
+        x1 = max(x1, frame.maxX)
+        y1 = max(y1, frame.maxY)
+      }
+      let union = PointRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+      let variant: Glass.Variant = visible.contains { $0.glass.variant == .regular } ? .regular : .clear
+      look = try GlassLook.decide(
+        shortSide: min(union.width, union.height), variant: variant, environment: environment
+      ) { try backdropLuminance(under: index, in: union, ground: .none) }
+    }
+    looks.values[index] = look
+    return look
+  }
+
+  /// A glass layer's optics in `look`: its variant's with its overrides, as
+  /// glass of its size looks there.
+  func optics(_ layer: GlassLayer, look: GlassLook) -> GlassOptics {
+    GlassOptics(layer.glass.variant, overrides: layer.optics).applying(
+      look, variant: layer.glass.variant, shortSide: min(layer.frame.width, layer.frame.height))
+  }
+
+  func resolve(_ member: Member, container: ContainerShape?, look: GlassLook) -> Resolved {
     switch member {
     case .material(let layer):
       let shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape ?? container)
       let bounds = shape.pixelBounds().intersection(canvasRect.insetBy(-2))
+      let style = MaterialStyle.of(layer.material, in: scene.environment)
       return Resolved(
-        member: GlassEffect.member(layer.material, shape: shape),
-        frostPixels: MaterialStyle.of(layer.material).blur * scale, reads: bounds, writes: bounds,
-        content: layer.content.map { ($0, layer.frame, .material(layer.material)) })
+        member: GlassEffect.member(style, shape: shape), frostPixels: style.blur * scale, reads: bounds,
+        writes: bounds, content: layer.content.map { ($0, layer.frame, .material(layer.material)) })
     case .glass(let layer):
-      let optics = GlassOptics(layer.glass.variant, overrides: layer.optics)
+      let optics = optics(layer, look: look)
       let content = layer.content.map { ($0, layer.frame, ContentGround.glass(layer.glass, optics)) }
       guard layer.glass.variant != .identity else {
         return Resolved(
@@ -346,7 +397,8 @@ struct SceneLowering {
     _ members: [Member], name: String, layerIndex: Int, contentPaths: [String], container: ContainerShape?,
     spacing: Double = 0, at: String = "", canvas: ImageHandle, into graph: inout RenderGraph
   ) throws {
-    let resolved = members.map { resolve($0, container: container) }
+    let look = try glassLook(at: layerIndex)
+    let resolved = members.map { resolve($0, container: container, look: look) }
     let live = resolved.filter { $0.member != nil && !$0.writes.intersection(canvasRect).isEmpty }
     let sigmas = Array(Set(live.map(\.frostPixels))).sorted()
     let blurs = Dictionary(uniqueKeysWithValues: sigmas.map { ($0, GaussianBlurEffect(sigmaPixels: $0)) })

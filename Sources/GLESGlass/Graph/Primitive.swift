@@ -270,6 +270,13 @@ public struct GlassMember: Hashable, Codable, Sendable {
   public var contourOpacity: Float = 0
   /// Width of the dark contour, pixels.
   public var contourWidth: Float = 0
+  /// Grey of the contour, linear (0: black).
+  public var contourGray: Float = 0
+  /// Face transfer (`GlassProfile.faceTransfer`): emission, transmittance, lift,
+  /// chroma gain.
+  public var face: SIMD4<Float> = SIMD4(0, 1, 0, 1)
+  /// How much of the face transfer replaces the body (0: none, the light look).
+  public var faceAmount: Float = 0
   /// Shadow opacity.
   public var shadowOpacity: Float = 0
   /// Shadow Gaussian sigma, pixels (positive).

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The math of the glass body that both backends share: the bevel profile, and
 /// the field of a group of glass shapes blended into one body. The CPU kernel
 /// (`CPUKernels.glassPixel`) calls these; `glass.glsl` mirrors them line by line.
@@ -45,6 +47,17 @@
 ///     f   = min(s, 0.9 (alpha - lum) / max(e), 0.9 lum / -min(e))     (for s > 1)
 ///     c'  = lum + e * max(f, 1)
 ///
+/// **Face transfer** (dark, tinted and Increase Contrast glass; off for the
+/// light look, which lightening and saturation make). In the sRGB encoding of
+/// the unpremultiplied colour `s`, with Rec. 709 luma `y`, the face is an
+/// emission plus a share of the backdrop's luminance, lifted in the mid-tones,
+/// plus its chroma scaled (the form of the colour model flutter_liquid_glass
+/// fitted to Apple's captures; `GlassLook` has the values):
+///
+///     y  = dot(s, (0.2126, 0.7152, 0.0722))
+///     s' = clamp(emission + transmittance * (y + lift * y * (1 - y)) + chromaGain * (s - y), 0, 1)
+///     c' = c + (decode(s') * alpha - c) * amount
+///
 /// **Glint.** A specular line on the walls that face the light (`rimOpacity`) and,
 /// weaker, those that face away (`oppositeRimOpacity`), falling linearly to
 /// nothing at `rimWidth` inside the edge (so about half of it wide at half
@@ -59,10 +72,11 @@
 ///
 /// **Contour.** A dark ring of width `w` just outside the edge, anti-aliased as
 /// the edge is (its coverage is that of the shape grown by `w` less the shape's),
-/// under which the shadow shows:
+/// under which the shadow shows; its colour is a grey `g` (black but with
+/// Increase Contrast over a dark backdrop, where it is white):
 ///
 ///     ring = clamp(1/2 - d + w, 0, 1) - coverage
-///     out  = body * coverage + black * (shadow * (1 - coverage) + (1 - shadow) * contour * ring)
+///     out  = body * coverage + black * shadow * (1 - coverage) + (g, 1) * (1 - shadow) * contour * ring
 ///
 /// The shadow is one shadow of the blended field: the members' distances and
 /// normals at their shadow offsets folded the same way, with opacity and sigma
@@ -108,6 +122,50 @@ public enum GlassProfile {
     }
     let out = SIMD3(repeating: lum) + e * f
     return out.replacing(with: 0, where: out .< 0)
+  }
+
+  /// The sRGB encoding of a linear value, clamped to 0 ... 1, in `Float` as
+  /// `glass.glsl`'s `encodeSRGB` computes it.
+  @inlinable @inline(__always)
+  public static func encodeSRGB(_ l: Float) -> Float {
+    let c = min(max(l, 0), 1)
+    return c <= 0.0031308 ? 12.92 * c : 1.055 * powf(c, 1 / 2.4) - 0.055
+  }
+
+  /// The linear value of an sRGB-encoded one, as `glass.glsl`'s `decodeSRGB`.
+  @inlinable @inline(__always)
+  public static func decodeSRGB(_ s: Float) -> Float {
+    s <= 0.04045 ? s / 12.92 : powf((s + 0.055) / 1.055, 2.4)
+  }
+
+  /// The face transfer of a premultiplied linear colour `c` of opacity `alpha`
+  /// (see above); `face` is emission, transmittance, lift and chroma gain,
+  /// `amount` how much of it replaces `c`.
+  @inlinable @inline(__always)
+  public static func faceTransfer(
+    _ c: SIMD3<Float>, alpha: Float, face: SIMD4<Float>, amount: Float
+  ) -> SIMD3<Float> {
+    guard amount > 0 && alpha > 0 else { return c }
+    let s = SIMD3(encodeSRGB(c.x / alpha), encodeSRGB(c.y / alpha), encodeSRGB(c.z / alpha))
+    let y = s.x * 0.2126 + s.y * 0.7152 + s.z * 0.0722
+    let l = face.x + face.y * (y + face.z * y * (1 - y))
+    var o = SIMD3(repeating: l) + (s - SIMD3(repeating: y)) * face.w
+    o = o.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1))
+    let t = SIMD3(decodeSRGB(o.x), decodeSRGB(o.y), decodeSRGB(o.z)) * alpha
+    return c + (t - c) * amount
+  }
+
+  /// The body's colour from the backdrop `c` (premultiplied linear, opacity
+  /// `alpha`) seen through glass of `look`: lightened, saturated, the face
+  /// transfer, tinted and dimmed, in that order, as both backends shade it.
+  @inlinable @inline(__always)
+  public static func shade(_ c: SIMD3<Float>, alpha: Float, _ look: GlassMemberLook) -> SIMD3<Float> {
+    var rgb = lighten(c, alpha: alpha, by: look.adjust.y)
+    rgb = saturate(rgb, alpha: alpha, by: look.adjust.x)
+    rgb = faceTransfer(rgb, alpha: alpha, face: look.face, amount: look.edge.z)
+    let tint = SIMD3(look.tint.x, look.tint.y, look.tint.z)
+    rgb = rgb + (tint * alpha - rgb) * look.tint.w
+    return rgb * (1 - look.adjust.z)
   }
 
   /// The colour the glint mixes the face toward: the face's own hue at full
@@ -159,9 +217,9 @@ public enum GlassProfile {
   }
 }
 
-/// What the glass of one member looks like, as the blend carries it: seven
+/// What the glass of one member looks like, as the blend carries it: eight
 /// vectors that `glass.glsl` holds as `vec4`s.
-public struct GlassAppearance: Hashable, Sendable {
+public struct GlassMemberLook: Hashable, Sendable {
   /// bevelWidth, refraction, dispersion, rimWidth (pixels, pixels, 1, pixels).
   public var bend: SIMD4<Float>
   /// saturation, lightening, dimming, contour opacity.
@@ -174,8 +232,10 @@ public struct GlassAppearance: Hashable, Sendable {
   public var sources: SIMD4<Float>
   /// Glow opacity, sigma (pixels), centre xy (pixels).
   public var glow: SIMD4<Float>
-  /// Contour width (pixels), unused.
+  /// Contour width (pixels), contour grey (linear), face transfer amount, unused.
   public var edge: SIMD4<Float>
+  /// Face transfer: emission, transmittance, lift, chroma gain.
+  public var face: SIMD4<Float>
 
   /// A member's appearance.
   public init(_ m: GlassMember) {
@@ -187,12 +247,13 @@ public struct GlassAppearance: Hashable, Sendable {
     sources[min(max(m.source, 0), 3)] = 1
     self.sources = sources
     glow = SIMD4(m.glowOpacity, m.glowSigma, m.glowCenter.x, m.glowCenter.y)
-    edge = SIMD4(m.contourWidth, 0, 0, 0)
+    edge = SIMD4(m.contourWidth, m.contourGray, m.faceAmount, 0)
+    face = m.face
   }
 
   /// `b + (self - b) * w`, component by component.
   @inlinable @inline(__always)
-  public func blended(with b: GlassAppearance, weight w: Float) -> GlassAppearance {
+  public func blended(with b: GlassMemberLook, weight w: Float) -> GlassMemberLook {
     var r = b
     r.bend = b.bend + (bend - b.bend) * w
     r.adjust = b.adjust + (adjust - b.adjust) * w
@@ -201,6 +262,7 @@ public struct GlassAppearance: Hashable, Sendable {
     r.sources = b.sources + (sources - b.sources) * w
     r.glow = b.glow + (glow - b.glow) * w
     r.edge = b.edge + (edge - b.edge) * w
+    r.face = b.face + (face - b.face) * w
     return r
   }
 }

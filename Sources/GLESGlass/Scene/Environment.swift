@@ -30,8 +30,15 @@ public struct EnvironmentValues: Hashable, Sendable {
   public var dynamicTypeSize: DynamicTypeSize = .large
   /// Reduce Motion: transitions run without overshoot (`TimingCurve.withoutOvershoot`).
   public var accessibilityReduceMotion = false
-  /// Reduce Transparency: glass is frostier (`GlassOptics.reducedTransparency`).
+  /// Reduce Transparency: glass is frostier (`GlassOptics.reducedTransparency`)
+  /// and materials nearly opaque (`MaterialStyle.of(_:in:)`).
   public var accessibilityReduceTransparency = false
+  /// iOS 26.1's Liquid Glass setting (Settings, Display & Brightness): `clear`,
+  /// the default look, or `tinted`, more opaque with more contrast (`GlassLook`).
+  public var glassAppearance: GlassAppearance = .clear
+  /// Whether small glass flips between its light and dark look with what is
+  /// behind it (`GlassLook.decide`); off, all glass takes the colour scheme's.
+  public var adaptiveGlass = true
 
   /// The default environment: light, standard contrast, left to right, the
   /// large (default) text size.
@@ -49,6 +56,13 @@ public struct EnvironmentValues: Hashable, Sendable {
 /// SwiftUI's `ColorScheme`.
 public enum ColorScheme: String, Hashable, Sendable, CaseIterable {
   case light, dark
+}
+
+/// iOS 26.1's choice of Liquid Glass look: `clear` (the default) or `tinted`.
+/// Not `Glass.Variant.clear`, which is a kind of glass: this setting changes
+/// how regular glass looks.
+public enum GlassAppearance: String, Hashable, Sendable, CaseIterable {
+  case clear, tinted
 }
 
 /// SwiftUI's `ColorSchemeContrast`.
@@ -149,6 +163,8 @@ extension EnvironmentValues {
     ("dynamicTypeSize", DynamicTypeSize.allCases.map(\.rawValue)),
     ("accessibilityReduceMotion", ["false", "true"]),
     ("accessibilityReduceTransparency", ["false", "true"]),
+    ("glassAppearance", GlassAppearance.allCases.map(\.rawValue)),
+    ("adaptiveGlass", ["true", "false"]),
   ]
 
   /// Sets the setting `name` to the value named `value`; throws naming both
@@ -168,6 +184,10 @@ extension EnvironmentValues {
     case "accessibilityReduceMotion": accessibilityReduceMotion = try pick(["false": false, "true": true])
     case "accessibilityReduceTransparency":
       accessibilityReduceTransparency = try pick(["false": false, "true": true])
+    case "glassAppearance":
+      glassAppearance = try pick(
+        Dictionary(uniqueKeysWithValues: GlassAppearance.allCases.map { ($0.rawValue, $0) }))
+    case "adaptiveGlass": adaptiveGlass = try pick(["false": false, "true": true])
     case "layoutDirection":
       layoutDirection = try pick(Dictionary(uniqueKeysWithValues: LayoutDirection.allCases.map { ($0.rawValue, $0) }))
     case "dynamicTypeSize":
@@ -188,6 +208,8 @@ extension EnvironmentValues {
     case "accessibilityIncreaseContrast": String(accessibilityIncreaseContrast)
     case "accessibilityReduceMotion": String(accessibilityReduceMotion)
     case "accessibilityReduceTransparency": String(accessibilityReduceTransparency)
+    case "glassAppearance": glassAppearance.rawValue
+    case "adaptiveGlass": String(adaptiveGlass)
     case "layoutDirection": layoutDirection.rawValue
     case "dynamicTypeSize": dynamicTypeSize.rawValue
     default: nil
@@ -228,7 +250,7 @@ extension EnvironmentValues {
 /// A name is words joined by `+`, each a preset or a `setting=value` pair:
 /// `light`, `dark`, `increaseContrast`, `reduceMotion`, `reduceTransparency`, `rtl`
 /// (`layoutDirection=rightToLeft`),
-/// `ltr`, a Dynamic Type size (`xSmall` … `accessibility5`), or `default`
+/// `ltr`, `tinted` and `clear` (`glassAppearance`), a Dynamic Type size (`xSmall` … `accessibility5`), or `default`
 /// (nothing). Later words win. The name is kept as written: it names the
 /// variant's reference (`NAME.VARIANT.png`) and its test case.
 public struct EnvironmentVariant: Hashable, Sendable {
@@ -245,6 +267,7 @@ public struct EnvironmentVariant: Hashable, Sendable {
       ("reduceMotion", ("accessibilityReduceMotion", "true")),
       ("reduceTransparency", ("accessibilityReduceTransparency", "true")),
       ("rtl", ("layoutDirection", "rightToLeft")), ("ltr", ("layoutDirection", "leftToRight")),
+      ("tinted", ("glassAppearance", "tinted")), ("clear", ("glassAppearance", "clear")),
     ] + DynamicTypeSize.allCases.map { ($0.rawValue, ("dynamicTypeSize", $0.rawValue)) }
 
   /// Reads a variant's name; throws naming the word at fault and the words there are.

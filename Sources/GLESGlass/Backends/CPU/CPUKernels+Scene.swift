@@ -112,7 +112,7 @@ extension CPUKernels {
       }
       return
     }
-    let looks = p.members.map(GlassAppearance.init)
+    let looks = p.members.map(GlassMemberLook.init)
     let cost = rect.pixelCount * 32 * p.members.count
     parallelRows(rect.y..<rect.maxY, cost: cost) { rows in
       for y in rows {
@@ -170,7 +170,7 @@ extension CPUKernels {
 
   @inline(__always)
   static func glassPixel(
-    _ g: GlassComposite, _ looks: [GlassAppearance], _ sources: [Source], _ p: SIMD2<Float>
+    _ g: GlassComposite, _ looks: [GlassMemberLook], _ sources: [Source], _ p: SIMD2<Float>
   ) -> SIMD4<Float> {
     let members = g.members
     let count = members.count
@@ -217,12 +217,7 @@ extension CPUKernels {
         body.x = backdrop(sources, look.sources, origin, p - n * (pull * (1 + dispersion))).x
         body.z = backdrop(sources, look.sources, origin, p - n * (pull * (1 - dispersion))).z
       }
-      var rgb = SIMD3(body.x, body.y, body.z)
-      rgb = GlassProfile.lighten(rgb, alpha: body.w, by: look.adjust.y)
-      rgb = GlassProfile.saturate(rgb, alpha: body.w, by: look.adjust.x)
-      let tint = SIMD3(look.tint.x, look.tint.y, look.tint.z)
-      rgb = rgb + (tint * body.w - rgb) * look.tint.w
-      rgb = rgb * (1 - look.adjust.z)
+      let rgb = GlassProfile.shade(SIMD3(body.x, body.y, body.z), alpha: body.w, look)
       body = SIMD4(rgb, body.w)
       if rimWidth > 0 {
         let lit = n.x * look.rim.z + n.y * look.rim.w
@@ -237,12 +232,15 @@ extension CPUKernels {
       }
     }
     var outside = shadow * (1 - coverage)
+    var gray: Float = 0
     let contour = look.adjust.w
     if contour > 0 && coverage < 1 {
       let ring = min(max(0.5 - d + look.edge.x, 0), 1) - coverage
-      outside += (1 - shadow) * contour * ring
+      let edge = (1 - shadow) * contour * ring
+      outside += edge
+      gray = look.edge.y * edge
     }
-    return body * coverage + SIMD4(0, 0, 0, outside)
+    return body * coverage + SIMD4(gray, gray, gray, outside)
   }
 }
 

@@ -166,7 +166,7 @@ struct GlassUniforms: ShaderUniforms {
       encoder.set("u_source\(unit)", .sampler(unit: Int32(min(unit, max(inputs - 1, 0))), integer: false))
     }
     encoder.set("u_backdropOrigin", .ivec2(Int32(p.backdropOrigin.x), Int32(p.backdropOrigin.y)))
-    let looks = p.members.map(GlassAppearance.init)
+    let looks = p.members.map(GlassMemberLook.init)
     array("u_bend", looks.map(\.bend))
     array("u_adjust", looks.map(\.adjust))
     array("u_tint", looks.map(\.tint))
@@ -174,5 +174,6 @@ struct GlassUniforms: ShaderUniforms {
     array("u_sources", looks.map(\.sources))
     array("u_glow", looks.map(\.glow))
     array("u_edge", looks.map(\.edge))
+    array("u_face", looks.map(\.face))
   }
 }
