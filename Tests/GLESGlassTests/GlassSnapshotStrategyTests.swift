@@ -187,3 +187,28 @@ struct GlassSnapshotStrategyTests {
     #expect(result == nil, "\(result ?? "")")
   }
 }
+
+/// `assertContrast(of:)`: the audit as a test assertion.
+@Suite("Contrast assertion")
+struct ContrastAssertionTests {
+  @Test("a faint text fails the assertion, naming it and its path; a legible one passes it")
+  func failsOnFaintText() throws {
+    let faint = try Scene(json: Array(ContrastAuditTests.page.utf8))
+    withKnownIssue("the faint text is under 4.5:1") {
+      let findings = assertContrast(of: faint)
+      #expect(findings.filter { !$0.passes }.map(\.path) == ["layers[0]"])
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      return text.contains("\"Faint body text\" at layers[0]") && text.contains("needs 4.5:1")
+    }
+    // Glass over a dark photo, in light and dark, with the automatic colour: passes.
+    let json = """
+      {"version": 1, "size": {"width": 200, "height": 100}, "scale": 1, "background": "#102030",
+       "layers": [{"type": "glass", "shape": {"type": "capsule"}, "frame": {"x": 40, "y": 28, "width": 120, "height": 44},
+                   "content": {"text": "Done", "font": {"size": 20, "weight": "semibold"}}}]}
+      """
+    let glass = try Scene(json: Array(json.utf8))
+    #expect(assertContrast(of: glass).count == 1)
+    #expect(assertContrast(of: glass, environment: try EnvironmentVariant("dark+increaseContrast")).count == 1)
+  }
+}

@@ -97,11 +97,7 @@ extension SceneLowering {
             opacity: Float(min(max(content.opacity, 0), 1)))), inputs: [source],
         output: canvas, rect: rect, blend: true)
     case .text(let text):
-      let fill =
-        try text.foregroundStyle
-        ?? .color(
-          ContentStyle.automatic(
-            overLuminance: try backdropLuminance(under: layerIndex, in: box, ground: ground)))
+      let fill = try text.foregroundStyle ?? .color(automaticColor(under: layerIndex, in: box, ground: ground))
       let key = TextMaskKey(
         text: text, box: box, scale: scale, alignment: alignedByText ? text.alignment : nil,
         directory: images.directory, luminance: fill.linearLuminance)
@@ -142,6 +138,23 @@ extension SceneLowering {
           )),
         inputs: [source], output: canvas, rect: visible, blend: true)
     }
+  }
+
+  /// The automatic colour of content in `box` (points) on layer `layerIndex`
+  /// over `ground`: by the estimated luminance behind it (`ContentStyle`); with
+  /// `adaptiveGlass` off, content on glass and materials takes the colour
+  /// scheme's label colour instead (black in light, white in dark), as nothing
+  /// there adapts to the backdrop.
+  func automaticColor(under layerIndex: Int, in box: PointRect, ground: ContentGround) throws -> Color {
+    switch ground {
+    case .glass, .material:
+      if !scene.environment.adaptiveGlass {
+        return scene.environment.colorScheme == .dark ? ContentStyle.light : ContentStyle.dark
+      }
+    case .shape, .none:
+      break
+    }
+    return ContentStyle.automatic(overLuminance: try backdropLuminance(under: layerIndex, in: box, ground: ground))
   }
 
   /// The linear luminance behind content in `box` (points) on layer `layerIndex`:

@@ -225,10 +225,11 @@ extension SceneFormat {
   static let environmentFields: [Field] = [
     Field(
       "colorScheme", .choice(ColorScheme.allCases.map(\.rawValue)), default: .string("light"),
-      "the appearance: adaptive colours take its value"),
+      "the appearance: adaptive colours take its value, glass and materials their dark look"),
     Field(
       "accessibilityIncreaseContrast", .bool, default: .bool(false),
-      "Increase Contrast: adaptive colours take their increased-contrast value"),
+      "Increase Contrast: adaptive colours take their increased-contrast value; glass is mostly white (light) or black (dark) with a border that stands 3:1 from the backdrop"
+    ),
     Field(
       "layoutDirection", .choice(LayoutDirection.allCases.map(\.rawValue)), default: .string("leftToRight"),
       "`rightToLeft` mirrors the view tree's layout and aligns text's leading edge to the right"),
@@ -240,7 +241,15 @@ extension SceneFormat {
       "Reduce Motion: transitions run without overshoot (a spring's bounce is taken out)"),
     Field(
       "accessibilityReduceTransparency", .bool, default: .bool(false),
-      "Reduce Transparency: glass is frostier (at least 21 pt), and less of the backdrop's detail shows through"),
+      "Reduce Transparency: glass is frostier (at least 21 pt) and materials nearly opaque, so less of the backdrop's detail shows through"
+    ),
+    Field(
+      "glassAppearance", .choice(GlassAppearance.allCases.map(\.rawValue)), default: .string("clear"),
+      "iOS 26.1's Liquid Glass setting: `tinted` makes regular glass more opaque, with a stronger contour"),
+    Field(
+      "adaptiveGlass", .bool, default: .bool(true),
+      "small glass (shorter side up to 88 pt) flips between its light and dark look with what is behind it, and its content's automatic colour with it; `false`: all glass takes the colour scheme's look, its content the scheme's label colour"
+    ),
   ]
 
   /// The unit points' names, in reading order: the alignments'.
