@@ -49,12 +49,16 @@ struct Audit: ParsableCommand {
       for (name, scene) in cells {
         let findings = try options.naming { try ContrastAudit.audit(scene, images: images, renderer: renderer) }
         for finding in findings {
+          let label = finding.text.isEmpty ? finding.systemImage ?? "" : "\"\(finding.text)\""
+          guard finding.isOnCanvas else {
+            if !quiet { print("off canvas  \(name.map { "[\($0)] " } ?? "")\(finding.path)  \(label)") }
+            continue
+          }
           total += 1
           if !finding.passes { failed += 1 }
           guard !quiet || !finding.passes else { continue }
           let ratio = String(format: "%.2f:1", finding.ratio)
           let need = "\(finding.passes ? "≥" : "<") \(ParameterSpec.format(finding.required))"
-          let label = finding.text.isEmpty ? finding.systemImage ?? "" : "\"\(finding.text)\""
           print(
             "\(finding.passes ? "pass" : "FAIL")  \(ratio) \(need)  \(name.map { "[\($0)] " } ?? "")"
               + "\(finding.path)  \(label)")

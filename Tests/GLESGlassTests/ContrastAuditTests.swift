@@ -48,6 +48,20 @@ struct ContrastAuditTests {
     }
   }
 
+  @Test("a text wholly off the canvas is reported off the canvas and passes; one that is on it and unseen fails")
+  func offCanvas() throws {
+    let json = """
+      {"version": 1, "size": {"width": 200, "height": 100}, "scale": 1, "background": "#FFFFFF",
+       "layers": [
+         {"type": "text", "text": "Gone", "foregroundStyle": "#000000", "frame": {"x": -400, "y": 20}},
+         {"type": "text", "text": "Unseen", "foregroundStyle": "#FFFFFF", "frame": {"x": 20, "y": 20}}]}
+      """
+    let findings = try ContrastAudit.audit(
+      try Scene(json: Array(json.utf8)), images: SceneImages([:]), renderer: Renderer(backend: .cpu))
+    #expect(findings.map(\.isOnCanvas) == [false, true])
+    #expect(findings.map(\.passes) == [true, false])
+  }
+
   @Test("over glass on a photo, the audit's ratio agrees with one computed from the rendered PNG's pixels")
   func agreesWithThePixels() throws {
     let json = """

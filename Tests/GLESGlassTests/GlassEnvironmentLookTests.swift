@@ -243,6 +243,95 @@ struct GlassEnvironmentLookTests {
     #expect(plainBelow > 30)
   }
 
+  @Test("Show Borders: interactive glass gets a border 3:1 from its backdrop; other glass is left exactly as it is")
+  func showBorders() throws {
+    var random = SplitMix(state: 29)
+    for i in 0..<20 {
+      let level = random.uniform(0, 1)
+      let color = Self.hex(SIMD3(repeating: level) * SIMD3(1, random.uniform(0.6, 1), random.uniform(0.6, 1)))
+      func scene(interactive: Bool) throws -> Scene {
+        let json = """
+          {"version": 1, "size": {"width": 200, "height": 120}, "scale": 2, "background": "\(color)",
+           "layers": [{"type": "glass", "glass": {"variant": "regular", "interactive": \(interactive)},
+                       "shape": {"type": "capsule"}, "frame": {"x": 40, "y": 38, "width": 120, "height": 44}}]}
+          """
+        return try Scene(json: Array(json.utf8))
+      }
+      let button = try scene(interactive: true)
+      let bordered = try TestBackend.cpu.render(button.environment(\.accessibilityShowBorders, true))
+      let backdrop = try TestBackend.cpu.render(button.removingLayers())
+      let ratio =
+        (120..<280).map { x in
+          Self.contrast(Self.luminance(bordered.rgba8(x, 75)), Self.luminance(backdrop.rgba8(x, 75)))
+        }.min() ?? 0
+      #expect(ratio >= 3, "backdrop \(i) \(color): the border is \(ratio):1")
+      let plain = try scene(interactive: false)
+      let a = try TestBackend.cpu.render(plain)
+      let b = try TestBackend.cpu.render(plain.environment(\.accessibilityShowBorders, true))
+      #expect(try ImageComparison(a, b).maxDifference == 0, "backdrop \(i): glass that is not interactive changed")
+    }
+  }
+
+  /// The high-pass energy of the luminance in `rect` (8-bit steps squared):
+  /// the mean square of each pixel less the mean of the (2r + 1)² pixels
+  /// around it, the detail finer than about 2r pixels that a blur takes out.
+  static func highPassEnergy(_ image: RGBAImage, _ rect: PixelRect, radius r: Int) -> Double {
+    let w = image.width
+    var lum = [Double](repeating: 0, count: w * image.height)
+    for y in 0..<image.height {
+      for x in 0..<w {
+        let p = image.rgba8(x, y)
+        lum[y * w + x] = 0.2126 * Double(p.x) + 0.7152 * Double(p.y) + 0.0722 * Double(p.z)
+      }
+    }
+    // A summed-area table: the sum of the window is four reads.
+    var table = [Double](repeating: 0, count: (w + 1) * (image.height + 1))
+    for y in 0..<image.height {
+      var row = 0.0
+      for x in 0..<w {
+        row += lum[y * w + x]
+        table[(y + 1) * (w + 1) + x + 1] = table[y * (w + 1) + x + 1] + row
+      }
+    }
+    func windowSum(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) -> Double {
+      table[y1 * (w + 1) + x1] - table[y0 * (w + 1) + x1] - table[y1 * (w + 1) + x0] + table[y0 * (w + 1) + x0]
+    }
+    var sum = 0.0
+    for y in rect.y..<rect.maxY {
+      for x in rect.x..<rect.maxX {
+        let local = windowSum(x - r, y - r, x + r + 1, y + r + 1)
+        let d = lum[y * w + x] - local / Double((2 * r + 1) * (2 * r + 1))
+        sum += d * d
+      }
+    }
+    return sum / Double(rect.pixelCount)
+  }
+
+  @Test(
+    "Reduce Transparency: regular glass over a photo passes under a tenth of the detail finer than 32 pt it passes by default"
+  )
+  func reduceTransparencyHighPass() throws {
+    let photo = ProceduralPhotos.flowers(width: 480, height: 300)
+    let json = """
+      {"version": 1, "size": {"width": 240, "height": 150}, "scale": 2, "background": {"image": "photo"},
+       "layers": [{"type": "glass", "shape": {"type": "roundedRect", "cornerRadius": 20},
+                   "frame": {"x": 10, "y": 10, "width": 220, "height": 130}}]}
+      """
+    let scene = try Scene(json: Array(json.utf8))
+    // The body: every pixel of each window lies inside the 20 pt bevel.
+    let body = PixelRect(x: 100, y: 100, width: 280, height: 100)
+    let backdrop = try TestBackend.cpu.render(scene.removingLayers(), images: ["photo": photo])
+    let plain = try TestBackend.cpu.render(scene, images: ["photo": photo])
+    let reduced = try TestBackend.cpu.render(
+      scene.environment(\.accessibilityReduceTransparency, true), images: ["photo": photo])
+    // Detail finer than about 32 pt (a 65 x 65 px window at scale 2).
+    let energies = [backdrop, plain, reduced].map { Self.highPassEnergy($0, body, radius: 32) }
+    print(
+      "high-pass energy in the body: backdrop \(energies[0]), regular glass \(energies[1]), "
+        + "Reduce Transparency \(energies[2]); factor \(energies[1] / max(energies[2], 1e-9))")
+    #expect(energies[0] > 2 * energies[1] && energies[2] * 10 < energies[1], "\(energies)")
+  }
+
   static func hex(_ c: SIMD3<Double>) -> String {
     String(
       format: "#%02X%02X%02X", Int((min(max(c.x, 0), 1) * 255).rounded()), Int((min(max(c.y, 0), 1) * 255).rounded()),

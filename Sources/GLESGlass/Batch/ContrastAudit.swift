@@ -17,8 +17,11 @@ public struct ContrastFinding: Sendable, Hashable {
   /// The ratio it needs: 4.5 for body text, 3 for large text (WCAG's 24 and
   /// bold 18.66 CSS pixels, taken as points) and for an icon alone.
   public var required: Double
-  /// Whether it meets `required`.
-  public var passes: Bool { ratio >= required }
+  /// False when its frame lies wholly off the canvas: nothing of it is
+  /// rendered, so there is nothing to measure (its `ratio` is 1) and it passes.
+  public var isOnCanvas = true
+  /// Whether it meets `required` (or is off the canvas).
+  public var passes: Bool { !isOnCanvas || ratio >= required }
 }
 
 /// WCAG 2 contrast of every text and icon of a scene with the pixels actually
@@ -32,8 +35,10 @@ public struct ContrastFinding: Sendable, Hashable {
 /// glyphs' whole pixels, not their anti-aliased edges) are measured: the ink in
 /// the first render, the backdrop at the same pixels in the second, each
 /// averaged in linear light. The ratio is (L1 + 0.05) / (L2 + 0.05) of their
-/// relative luminances, L1 the lighter. A text that changes no pixel by more than 2/255 has ratio 1: it
-/// cannot be seen. Texts are assumed not to overlap one another.
+/// relative luminances, L1 the lighter. A text that changes no pixel by more
+/// than 2/255 has ratio 1: it cannot be seen, and fails. A text whose frame
+/// lies wholly off the canvas is reported as off the canvas and passes.
+/// Texts are assumed not to overlap one another.
 public enum ContrastAudit {
   /// WCAG 2's ratio for body text.
   public static let bodyRatio = 4.5
@@ -94,9 +99,11 @@ public enum ContrastAudit {
       let font = item.content.font
       let large = font.size >= 24 || (font.size >= 18.66 && font.weight.value >= FontWeight.bold.value)
       let iconAlone = item.content.string.isEmpty
+      let f = item.frame
+      let onCanvas = f.maxX > 0 && f.maxY > 0 && f.x < laid.size.width && f.y < laid.size.height
       return ContrastFinding(
         text: item.content.string, systemImage: item.content.systemImage, path: item.path, frame: item.frame,
-        ratio: ratio, required: large || iconAlone ? largeRatio : bodyRatio)
+        ratio: ratio, required: large || iconAlone ? largeRatio : bodyRatio, isOnCanvas: onCanvas)
     }
   }
 

@@ -3,7 +3,8 @@ import Foundation
 /// How glass looks in an environment, decided once per glass layer or
 /// container (`decide`): light or dark, clear or tinted (iOS 26.1's setting),
 /// with or without Increase Contrast, and the colour of its Increase Contrast
-/// border. `GlassOptics.applying(_:variant:shortSide:)` turns it into optics.
+/// border. `GlassOptics.applying(_:variant:shortSide:isInteractive:)` turns it
+/// into optics.
 ///
 /// **Dark and tinted glass** take the colour model whynotmake-it's
 /// flutter_liquid_glass fitted to Apple's captures of iOS 26
@@ -29,6 +30,10 @@ import Foundation
 /// that it stands at least 3:1 from the backdrop on either side of the
 /// threshold (WCAG 2: black against luminance 0.179 is 4.58:1, white 4.58:1).
 ///
+/// **Show Borders** (`accessibilityShowBorders`, which Apple describes as
+/// drawing interactive controls such as buttons with clearly visible edges)
+/// gives interactive glass the same border, its face unchanged.
+///
 /// **Adaptive glass.** Apple's guidance: small glass, such as bars and buttons,
 /// flips between light and dark with what is behind it, and its glyphs with it;
 /// large glass, such as menus and sidebars, adapts without flipping. Here glass
@@ -47,19 +52,32 @@ public struct GlassLook: Hashable, Sendable {
   public var isTinted = false
   /// Increase Contrast.
   public var increasesContrast = false
-  /// With Increase Contrast: the border is white (over a dark backdrop).
+  /// Show Borders: interactive glass has the border Increase Contrast gives.
+  public var showsBorders = false
+  /// With Increase Contrast or Show Borders: the border is white (over a dark
+  /// backdrop).
   public var hasLightBorder = false
 
   /// The light, clear look with standard contrast (glass as it was before
   /// environments).
   public init(
     colorScheme: ColorScheme = .light, isTinted: Bool = false, increasesContrast: Bool = false,
-    hasLightBorder: Bool = false
+    showsBorders: Bool = false, hasLightBorder: Bool = false
   ) {
     self.colorScheme = colorScheme
     self.isTinted = isTinted
     self.increasesContrast = increasesContrast
+    self.showsBorders = showsBorders
     self.hasLightBorder = hasLightBorder
+  }
+
+  /// The look `environment` sets before the backdrop is seen: its colour
+  /// scheme, the tinted setting, Increase Contrast and Show Borders.
+  public init(_ environment: EnvironmentValues) {
+    self.init(
+      colorScheme: environment.colorScheme, isTinted: environment.glassAppearance == .tinted,
+      increasesContrast: environment.accessibilityIncreaseContrast,
+      showsBorders: environment.accessibilityShowBorders)
   }
 
   /// The largest shorter side of small glass, in points.
@@ -75,11 +93,9 @@ public struct GlassLook: Hashable, Sendable {
   public static func decide(
     shortSide: Double, variant: Glass.Variant, environment: EnvironmentValues, backdrop: () throws -> Double
   ) rethrows -> GlassLook {
-    var look = GlassLook(
-      colorScheme: environment.colorScheme, isTinted: environment.glassAppearance == .tinted,
-      increasesContrast: environment.accessibilityIncreaseContrast)
+    var look = GlassLook(environment)
     let adapts = environment.adaptiveGlass && shortSide <= smallGlassSide && variant != .identity
-    guard adapts || look.increasesContrast else { return look }
+    guard adapts || look.increasesContrast || look.showsBorders else { return look }
     let y = try backdrop()
     look.hasLightBorder = y < ContentStyle.threshold
     if adapts {
@@ -123,9 +139,16 @@ extension GlassOptics {
   /// side is `shortSide` points (see `GlassLook`). The light clear look with
   /// standard contrast changes nothing; identity glass draws nothing and is
   /// left alone.
-  public func applying(_ look: GlassLook, variant: Glass.Variant, shortSide: Double) -> GlassOptics {
+  public func applying(
+    _ look: GlassLook, variant: Glass.Variant, shortSide: Double, isInteractive: Bool = false
+  ) -> GlassOptics {
     guard variant != .identity else { return self }
     var o = self
+    if look.showsBorders && isInteractive && !look.increasesContrast {
+      o.contourOpacity = 1
+      o.contourWidth = max(o.contourWidth, 1)
+      o.contourGray = look.hasLightBorder ? 1 : 0
+    }
     if look.increasesContrast {
       let dark = look.colorScheme == .dark
       o.face = SIMD4(dark ? 0.04 : 0.9, 0.1, 0, 0.2)

@@ -328,9 +328,7 @@ struct SceneLowering {
     case .image, .shape, .material, .text: break
     }
     let visible = glass.filter { $0.glass.variant != .identity }
-    var look = GlassLook(
-      colorScheme: environment.colorScheme, isTinted: environment.glassAppearance == .tinted,
-      increasesContrast: environment.accessibilityIncreaseContrast)
+    var look = GlassLook(environment)
     if let first = visible.first?.frame {
       var x0 = first.x
       var y0 = first.y
@@ -356,7 +354,8 @@ struct SceneLowering {
   /// glass of its size looks there.
   func optics(_ layer: GlassLayer, look: GlassLook) -> GlassOptics {
     GlassOptics(layer.glass.variant, overrides: layer.optics).applying(
-      look, variant: layer.glass.variant, shortSide: min(layer.frame.width, layer.frame.height))
+      look, variant: layer.glass.variant, shortSide: min(layer.frame.width, layer.frame.height),
+      isInteractive: layer.glass.isInteractive)
   }
 
   func resolve(_ member: Member, container: ContainerShape?, look: GlassLook) -> Resolved {

@@ -15,8 +15,12 @@ import Foundation
 ///   (`Font.TextStyle`) from Apple's Dynamic Type table, before layout;
 /// - `accessibilityReduceMotion` takes the bounce out of transitions: no value
 ///   overshoots its end (`TimingCurve.withoutOvershoot`);
-/// - `accessibilityReduceTransparency` makes glass frostier, so that less of
-///   what is behind shows through (`GlassOptics.reducedTransparency`);
+/// - `accessibilityReduceTransparency` makes glass frostier and materials
+///   nearly opaque, so that less of what is behind shows through
+///   (`GlassOptics.reducedTransparency`, `MaterialStyle.of(_:in:)`);
+/// - `colorScheme`, `glassAppearance`, `accessibilityIncreaseContrast`,
+///   `accessibilityShowBorders` and `adaptiveGlass` decide how glass looks
+///   (`GlassLook`): dark or light, clear or tinted, with a border;
 /// - `layoutDirection` `.rightToLeft` mirrors the view tree's layout (leading
 ///   and trailing swap) and aligns text to the right.
 public struct EnvironmentValues: Hashable, Sendable {
@@ -33,6 +37,10 @@ public struct EnvironmentValues: Hashable, Sendable {
   /// Reduce Transparency: glass is frostier (`GlassOptics.reducedTransparency`)
   /// and materials nearly opaque (`MaterialStyle.of(_:in:)`).
   public var accessibilityReduceTransparency = false
+  /// Show Borders (SwiftUI's `accessibilityShowBorders`, iOS 26.1): interactive
+  /// glass, such as buttons, gets a clearly visible border, black or white
+  /// against its backdrop, as Increase Contrast gives all glass (`GlassLook`).
+  public var accessibilityShowBorders = false
   /// iOS 26.1's Liquid Glass setting (Settings, Display & Brightness): `clear`,
   /// the default look, or `tinted`, more opaque with more contrast (`GlassLook`).
   public var glassAppearance: GlassAppearance = .clear
@@ -163,6 +171,7 @@ extension EnvironmentValues {
     ("dynamicTypeSize", DynamicTypeSize.allCases.map(\.rawValue)),
     ("accessibilityReduceMotion", ["false", "true"]),
     ("accessibilityReduceTransparency", ["false", "true"]),
+    ("accessibilityShowBorders", ["false", "true"]),
     ("glassAppearance", GlassAppearance.allCases.map(\.rawValue)),
     ("adaptiveGlass", ["true", "false"]),
   ]
@@ -184,6 +193,7 @@ extension EnvironmentValues {
     case "accessibilityReduceMotion": accessibilityReduceMotion = try pick(["false": false, "true": true])
     case "accessibilityReduceTransparency":
       accessibilityReduceTransparency = try pick(["false": false, "true": true])
+    case "accessibilityShowBorders": accessibilityShowBorders = try pick(["false": false, "true": true])
     case "glassAppearance":
       glassAppearance = try pick(
         Dictionary(uniqueKeysWithValues: GlassAppearance.allCases.map { ($0.rawValue, $0) }))
@@ -208,6 +218,7 @@ extension EnvironmentValues {
     case "accessibilityIncreaseContrast": String(accessibilityIncreaseContrast)
     case "accessibilityReduceMotion": String(accessibilityReduceMotion)
     case "accessibilityReduceTransparency": String(accessibilityReduceTransparency)
+    case "accessibilityShowBorders": String(accessibilityShowBorders)
     case "glassAppearance": glassAppearance.rawValue
     case "adaptiveGlass": String(adaptiveGlass)
     case "layoutDirection": layoutDirection.rawValue
@@ -250,7 +261,7 @@ extension EnvironmentValues {
 /// A name is words joined by `+`, each a preset or a `setting=value` pair:
 /// `light`, `dark`, `increaseContrast`, `reduceMotion`, `reduceTransparency`, `rtl`
 /// (`layoutDirection=rightToLeft`),
-/// `ltr`, `tinted` and `clear` (`glassAppearance`), a Dynamic Type size (`xSmall` … `accessibility5`), or `default`
+/// `ltr`, `tinted` and `clear` (`glassAppearance`), `showBorders`, a Dynamic Type size (`xSmall` … `accessibility5`), or `default`
 /// (nothing). Later words win. The name is kept as written: it names the
 /// variant's reference (`NAME.VARIANT.png`) and its test case.
 public struct EnvironmentVariant: Hashable, Sendable {
@@ -267,7 +278,8 @@ public struct EnvironmentVariant: Hashable, Sendable {
       ("reduceMotion", ("accessibilityReduceMotion", "true")),
       ("reduceTransparency", ("accessibilityReduceTransparency", "true")),
       ("rtl", ("layoutDirection", "rightToLeft")), ("ltr", ("layoutDirection", "leftToRight")),
-      ("tinted", ("glassAppearance", "tinted")), ("clear", ("glassAppearance", "clear")),
+      ("showBorders", ("accessibilityShowBorders", "true")), ("tinted", ("glassAppearance", "tinted")),
+      ("clear", ("glassAppearance", "clear")),
     ] + DynamicTypeSize.allCases.map { ($0.rawValue, ("dynamicTypeSize", $0.rawValue)) }
 
   /// Reads a variant's name; throws naming the word at fault and the words there are.

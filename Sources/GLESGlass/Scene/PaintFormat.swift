@@ -244,6 +244,9 @@ extension SceneFormat {
       "Reduce Transparency: glass is frostier (at least 21 pt) and materials nearly opaque, so less of the backdrop's detail shows through"
     ),
     Field(
+      "accessibilityShowBorders", .bool, default: .bool(false),
+      "Show Borders: interactive glass, such as buttons, gets a border that stands 3:1 from the backdrop"),
+    Field(
       "glassAppearance", .choice(GlassAppearance.allCases.map(\.rawValue)), default: .string("clear"),
       "iOS 26.1's Liquid Glass setting: `tinted` makes regular glass more opaque, with a stronger contour"),
     Field(
