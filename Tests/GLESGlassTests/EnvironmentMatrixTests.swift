@@ -14,7 +14,7 @@ struct EnvironmentMatrixTests {
   static let variants =
     "light,dark,dark+increaseContrast,rtl,accessibility3,dark+rtl+xSmall,tinted+reduceTransparency,dark+tinted"
   /// Demo scenes with view trees, text, glass, materials and system colours.
-  static let scenes = ["layout-signin", "layout-badges", "layout-custom-views", "landmarks"]
+  static let scenes = ["layout-signin", "layout-badges", "layout-custom-views", "landmarks", "glass-looks"]
 
   @Test("a variant's name reads into settings, later words winning; bad words and repeats are refused")
   func names() throws {
