@@ -136,6 +136,8 @@ docs-images: release
 	.build/release/glass-gpu animate Assets/scenes/morph.json --format apng --scale 1 --fps 30 --round-trip --hold 0.6 --compression 12 -o docs/images/morph.png
 	rm -rf out/glass-looks && .build/release/glass-gpu batch Assets/scenes/glass-looks.json -o out/glass-looks --scale 1 --environments light,dark,tinted,dark+tinted,increaseContrast,dark+increaseContrast,reduceTransparency,showBorders
 	cd out/glass-looks && ../../.build/release/glass-gpu-bench contact-sheet ../../docs/images/glass-looks.png glass-looks.light.png glass-looks.dark.png glass-looks.tinted.png glass-looks.dark+tinted.png glass-looks.increaseContrast.png glass-looks.dark+increaseContrast.png glass-looks.reduceTransparency.png glass-looks.showBorders.png --columns 4 --cell-width 400 --cell-height 300 --gap 8
+	rm -rf out/reduce-motion && .build/release/glass-gpu animate Assets/scenes/reduce-motion.json -o out/reduce-motion/default --backend cpu --scale 1 --fps 30 --quiet && .build/release/glass-gpu animate Assets/scenes/reduce-motion.json -o out/reduce-motion/reduced --backend cpu --scale 1 --fps 30 --quiet --environment accessibilityReduceMotion=true
+	cd out/reduce-motion && ../../.build/release/glass-gpu-bench contact-sheet ../../docs/images/reduce-motion.png $$(for i in 00 03 06 09 12 15 18 21; do echo default/frame-00$$i.png reduced/frame-00$$i.png; done) --columns 2 --cell-width 360 --cell-height 80 --gap 4
 	.build/release/glass-gpu-bench contact-sheet docs/images/contact-sheet.png out/landmarks-gpu.png out/badges-gpu.png out/capsules-gpu.png out/material-gpu.png out/concentric-gpu.png out/signin-gpu.png --columns 3 --cell-width 480 --cell-height 300 --gap 12
 
 # docs/layout.md's pictures of the layout rules (docs/layout/*.json) and the

@@ -17,7 +17,7 @@ else
 fi
 
 scenes=(landmarks badges capsules material concentric signin hello blend union
-  layout-signin layout-badges layout-badge-column layout-custom-views)
+  layout-signin layout-badges layout-badge-column layout-custom-views glass-looks)
 status=0
 sheet=()
 for name in "${scenes[@]}"; do
