@@ -9,7 +9,7 @@ SOURCES = Sources Tests Plugins Package.swift Fuzz/Sources Examples/SnapshotTest
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= fuzz-png fuzz-json fuzz-manifest fuzz-scene
 
-.PHONY: all deps build release test test-softpipe fuzz sanitize lint format demo bench assets docs-images glass-look clean \
+.PHONY: all deps test-deps build release test test-softpipe fuzz sanitize lint format demo bench assets docs-images glass-look clean \
 	snapshots-record example layout-pictures
 
 all: build
@@ -35,7 +35,10 @@ release: deps
 # 45 s more of building from nothing. `make sanitize` runs the same suites
 # optimised with ASan and UBSan; a plain `swift test` runs them in a debug build.
 TEST_BUILD = -c release -Xswiftc -enable-testing --scratch-path .build-test
-test: deps
+test-deps:
+	@scripts/ensure-deps.sh --test
+
+test: test-deps
 	$(SWIFT) build --build-tests $(TEST_BUILD)
 	$(SWIFT) format lint --strict -r $(SOURCES)
 	$(SWIFT) test --skip-build $(TEST_BUILD)

@@ -13,6 +13,11 @@ set -euo pipefail
 packages=(pkgconf libegl-dev libgles-dev libpng-dev libdeflate-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev
   libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libpng16-16 libdeflate0 libharfbuzz0b libfreetype6 libfontconfig1
   fonts-inter libharfbuzz-bin fonts-dejavu-core fonts-lohit-deva)
+# With --test (make test): headless Chromium, its driver and Selenium, which drive
+# the goldens HTML report in a real browser (test tooling only).
+if [ "${1:-}" = "--test" ]; then
+  packages+=(chromium chromium-driver python3-selenium)
+fi
 
 if ! command -v swift >/dev/null 2>&1; then
   echo "glass-gpu needs a Swift 6 toolchain on PATH (https://www.swift.org/install/linux/)." >&2

@@ -15,15 +15,25 @@ extension Diffing where Value == RGBAImage {
   /// gives the reference, the render and a difference image as attachments, and
   /// writes the difference image into the artifacts folder (`SNAPSHOT_ARTIFACTS`,
   /// else the temporary folder), beside the render that swift-snapshot-testing
-  /// writes there, and names it in the message.
-  public static func glassImage(precision: Float = 1, perceptualPrecision: Float = 1) -> Diffing {
+  /// writes there, and names it in the message. With `antiAliasing`, a pixel
+  /// that an edge moving by less than a pixel explains matches
+  /// (`ComparisonOptions.antiAliasing`, `glass-gpu goldens --anti-aliasing`).
+  public static func glassImage(
+    precision: Float = 1, perceptualPrecision: Float = 1, antiAliasing: Bool = false
+  )
+    -> Diffing
+  {
     .diff(
       toData: { image in Data(GlassImageDiff.encode(image)) },
       fromData: { data in GlassImageDiff.decode(data) },
       diffV2: { reference, actual in
+        // The anti-aliasing mode: pixels a sub-pixel shift explains match.
+        let compared =
+          antiAliasing && reference.size == actual.size && reference.width > 0
+          ? ImageComparison.explainingShifts(actual, against: reference) : actual
         guard
           let failure = GlassImageDiff.failure(
-            reference, actual, precision: Double(precision), perceptualPrecision: Double(perceptualPrecision))
+            reference, compared, precision: Double(precision), perceptualPrecision: Double(perceptualPrecision))
         else { return nil }
         return GlassImageDiff.report(failure, reference, actual)
       })

@@ -22,14 +22,20 @@ extension Snapshotting where Value == GLESGlass.Scene, Format == RGBAImage {
   ///   - cpuThreads: worker threads of the CPU work (nil: one a core).
   ///   - environment: settings over the scene's own environment (a variant:
   ///     `try EnvironmentVariant("dark+rtl")`); nil: the scene's.
+  ///   - antiAliasing: a pixel that an edge moving by less than a pixel explains
+  ///     matches (`ComparisonOptions.antiAliasing`, as `goldens --anti-aliasing`).
+  ///   - masks: layers, views (by JSON path) or rectangles (points) painted
+  ///     magenta in the snapshot, so that what they show never changes it
+  ///     (Playwright's `mask`; `goldens --mask`, `--mask-rect`). A mask that
+  ///     names nothing fails the test, naming it.
   public static func glass(
     backend: BackendChoice = .cpu, scale: Int? = nil, directory: String = ".", depth: RGBAImage.Depth = .eight,
     precision: Float = 1, perceptualPrecision: Float = 1, cpuThreads: Int? = nil,
-    environment: EnvironmentVariant? = nil
+    environment: EnvironmentVariant? = nil, antiAliasing: Bool = false, masks: [ComparisonMask] = []
   ) -> Snapshotting {
     Snapshotting<SceneFile, RGBAImage>.glass(
       backend: backend, scale: scale, depth: depth, precision: precision, perceptualPrecision: perceptualPrecision,
-      cpuThreads: cpuThreads, environment: environment
+      cpuThreads: cpuThreads, environment: environment, antiAliasing: antiAliasing, masks: masks
     ).pullback { scene in SceneFile(scene: scene, directory: directory) }
   }
 }
@@ -41,16 +47,18 @@ extension Snapshotting where Value == SceneFile, Format == RGBAImage {
   public static func glass(
     backend: BackendChoice = .cpu, scale: Int? = nil, depth: RGBAImage.Depth = .eight,
     precision: Float = 1, perceptualPrecision: Float = 1, cpuThreads: Int? = nil,
-    environment: EnvironmentVariant? = nil
+    environment: EnvironmentVariant? = nil, antiAliasing: Bool = false, masks: [ComparisonMask] = []
   ) -> Snapshotting {
     Snapshotting(
-      pathExtension: "png", diffing: .glassImage(precision: precision, perceptualPrecision: perceptualPrecision),
+      pathExtension: "png",
+      diffing: .glassImage(precision: precision, perceptualPrecision: perceptualPrecision, antiAliasing: antiAliasing),
       asyncSnapshot: { file in
         Async { callback in
           do {
             callback(
               try GlassSnapshotRender.render(
-                file, backend: backend, scale: scale, depth: depth, threads: cpuThreads, environment: environment))
+                file, backend: backend, scale: scale, depth: depth, threads: cpuThreads, environment: environment,
+                masks: masks))
           } catch {
             // Nothing to compare and nothing to record: the failure says why, and
             // the assertion ends when its timeout does, without writing a reference.
@@ -79,7 +87,7 @@ enum GlassSnapshotRender {
 
   static func render(
     _ file: SceneFile, backend: BackendChoice, scale: Int?, depth: RGBAImage.Depth, threads: Int?,
-    environment: EnvironmentVariant?
+    environment: EnvironmentVariant?, masks: [ComparisonMask] = []
   ) throws -> RGBAImage {
     var file = file
     if let scale { file.scene.scale = scale }
@@ -92,7 +100,11 @@ enum GlassSnapshotRender {
     let renderer = try renderer(backend, threads: threads)
     var timings = RenderTimings()
     do {
-      return try renderer.render(file.scene, images: try file.loadImages(), depth: depth, timings: &timings)
+      let images = try file.loadImages()
+      let image = try renderer.render(file.scene, images: images, depth: depth, timings: &timings)
+      guard !masks.isEmpty else { return image }
+      let masked = try ComparisonOptions(masks: masks).maskedPixels(in: file.scene, images: images)
+      return ImageComparison.paintingMasks(masked, over: image)
     } catch let error as GlassError {
       throw file.locate(error)
     }
@@ -109,7 +121,8 @@ extension Dictionary where Key == String, Value == Snapshotting<GLESGlass.Scene,
   /// The other parameters are those of `Snapshotting<Scene, RGBAImage>.glass`.
   public static func glass(
     variants: [EnvironmentVariant], backend: BackendChoice = .cpu, scale: Int? = nil, directory: String = ".",
-    depth: RGBAImage.Depth = .eight, precision: Float = 1, perceptualPrecision: Float = 1, cpuThreads: Int? = nil
+    depth: RGBAImage.Depth = .eight, precision: Float = 1, perceptualPrecision: Float = 1, cpuThreads: Int? = nil,
+    antiAliasing: Bool = false, masks: [ComparisonMask] = []
   ) -> Self {
     Dictionary(
       uniqueKeysWithValues: variants.map { variant in
@@ -117,7 +130,8 @@ extension Dictionary where Key == String, Value == Snapshotting<GLESGlass.Scene,
           variant.name,
           Snapshotting.glass(
             backend: backend, scale: scale, directory: directory, depth: depth, precision: precision,
-            perceptualPrecision: perceptualPrecision, cpuThreads: cpuThreads, environment: variant)
+            perceptualPrecision: perceptualPrecision, cpuThreads: cpuThreads, environment: variant,
+            antiAliasing: antiAliasing, masks: masks)
         )
       })
   }

@@ -42,6 +42,16 @@ struct Goldens: ParsableCommand {
         glass-gpu goldens Assets/scenes --references Tests/references --record all     # re-record every one
         glass-gpu goldens --manifest goldens.jsonl --references refs --artifacts out/failures
         glass-gpu goldens Assets/scenes --references refs --backend gpu --max-diff 2 --max-share 0.1
+        glass-gpu goldens clock.json --references refs --anti-aliasing --mask layers[2] --mask-rect 0,0,390,44
+        glass-gpu goldens Assets/scenes --references refs --prune                  # list stale references
+        glass-gpu goldens Assets/scenes --references refs --prune --record failed  # and remove them
+
+      Comparison modes: exact (the default), --max-diff N and --max-share P (how far
+      and how widely a render may differ), --anti-aliasing (a difference that an edge
+      moving by under a pixel explains does not count: glass a quarter pixel off
+      passes, two pixels off fails), and masks (--mask PATH, --mask-rect x,y,w,h:
+      those pixels are not compared, as Playwright's mask). A mask that names no
+      layer or view of a scene is an error for that scene; nothing is recorded for it.
       """)
 
   @Argument(help: "Scene files, or folders whose *.json files are checked against the same relative paths.")
@@ -79,6 +89,23 @@ struct Goldens: ParsableCommand {
   )
   var maxShare: Double?
 
+  @Flag(
+    help: ArgumentHelp(
+      "Anti-aliasing mode: a pixel that differs only as an edge moved by less than a pixel would make it differ "
+        + "(its value in each image within the other's 3x3 neighbourhood, per channel) does not count."))
+  var antiAliasing = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Leave out the pixels of this layer or view (its JSON path, such as layers[3] or body.children[1]; "
+        + "its frame grown by 1 pt). Repeat for more.", valueName: "path"))
+  var mask: [String] = []
+
+  @Option(
+    help: ArgumentHelp(
+      "Leave out the pixels of this rectangle, x,y,width,height in points. Repeat for more.", valueName: "x,y,w,h"))
+  var maskRect: [String] = []
+
   @Option(help: "cpu (the default: exact everywhere), gpu (OpenGL ES; fails without one), or auto.")
   var backend: BackendChoice = .cpu
 
@@ -101,6 +128,20 @@ struct Goldens: ParsableCommand {
         + "Each variant's reference is NAME.VARIANT.png and its test case NAME.VARIANT.",
       valueName: "variants"))
   var environments: String?
+
+  @Option(
+    name: .customLong("report"),
+    help: ArgumentHelp(
+      "Write an HTML report here: index.html, self-contained (no network), with each failure's reference, render "
+        + "and difference side by side, as a slider, a strobe and a zoom; open it from file:// or publish the "
+        + "folder as a CI artifact.", valueName: "dir"))
+  var htmlReport: String?
+
+  @Flag(
+    help: ArgumentHelp(
+      "List the references under --references that no scene of this run produced (stale); with --record "
+        + "(missing, failed or all) remove them. Run it over all your scenes."))
+  var prune = false
 
   @Flag(help: "Keep every scene's render in --artifacts, passes too (by default only failures keep theirs).")
   var keepRenders = false
@@ -133,7 +174,27 @@ struct Goldens: ParsableCommand {
     try checkMaxPixels(maxPixels)
     if let junit, junit.isEmpty { throw ValidationError("--junit is empty; name the report's file") }
     if let artifacts, artifacts.isEmpty { throw ValidationError("--artifacts is empty; name a folder") }
+    if let htmlReport, htmlReport.isEmpty {
+      throw ValidationError("--report is empty; name a folder for the HTML report")
+    }
     _ = try variants(environments)
+    _ = try comparisonOptions()
+  }
+
+  /// `--anti-aliasing`, `--mask` and `--mask-rect`.
+  func comparisonOptions() throws -> ComparisonOptions {
+    var masks = mask.map { ComparisonMask.path($0) }
+    for path in mask where path.isEmpty {
+      throw ValidationError("--mask is empty; name a layer or view by its JSON path")
+    }
+    for text in maskRect {
+      do {
+        masks.append(try ComparisonMask.rect(parsing: text))
+      } catch let error as GlassError {
+        throw ValidationError("--mask-rect: \(error.message)")
+      }
+    }
+    return ComparisonOptions(antiAliasing: antiAliasing, masks: masks)
   }
 
   /// Checks of the references folder that need the file system (after the
@@ -159,6 +220,21 @@ struct Goldens: ParsableCommand {
     }
   }
 
+  /// The HTML report's folder, before any render: a file there, or a folder that
+  /// cannot be made or written, is an error that leaves everything untouched.
+  private func checkReportFolder() throws {
+    guard let folder = htmlReport else { return }
+    var info = stat()
+    if stat(folder, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR {
+      throw GlassError(.outputFailure, "--report \(folder) is a file, not a folder; name a folder for the HTML report")
+    }
+    try FilePaths.makeFolders(folder, what: "the report folder \(folder)")
+    guard access(folder, W_OK | X_OK) == 0 else {
+      throw GlassError(
+        .outputFailure, "--report \(folder) cannot be written (permission denied); name a folder you can write")
+    }
+  }
+
   func run() throws {
     PNGCodec.OutputFile.deferStops(true)
     // The report's file first: a path that cannot be written fails before any render.
@@ -173,6 +249,7 @@ struct Goldens: ParsableCommand {
     var inputFiles = manifest
     do {
       try checkReferencesFolder()
+      try checkReportFolder()
       if let given {
         try FilePaths.makeFolders(given, what: "the artifacts folder")
       } else {
@@ -181,6 +258,7 @@ struct Goldens: ParsableCommand {
       var options = GoldenCheckOptions(references: references, artifacts: artifactsFolder)
       options.limits = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare)
       options.record = record
+      options.comparison = try comparisonOptions()
       options.keepRenders = keepRenders
       options.batch.backend = backend
       options.batch.scale = scale
@@ -228,12 +306,46 @@ struct Goldens: ParsableCommand {
           "found no scenes in \((inputs + manifest).joined(separator: ", ")); "
             + "name scene files, folders with *.json scene files, or a manifest with jobs"), report: report)
     }
+    var page: String?
+    if let folder = htmlReport {
+      do {
+        var options: [String] = []
+        if let scale { options += ["--scale", String(scale)] }
+        try GoldenHTMLReport.write(result, to: folder, context: .init(references: references, options: options))
+        page = (folder as NSString).appendingPathComponent("index.html")
+      } catch let error as GlassError {
+        glassReport(error.description)
+      }
+    }
     try reportingErrors {
       if let report {
         try report.checkDistinct(
           from: inputFiles + result.cases.flatMap { [$0.scene, $0.reference].compactMap { $0 } },
           naming: "the JUnit report")
-        try report.write(encoded: Array(result.junitXML().utf8))
+        try report.write(encoded: Array(result.junitXML(htmlReport: page).utf8))
+      }
+    }
+    var pruned = ""
+    if prune {
+      do {
+        let stale = try check.staleReferences(result)
+        let remove = record != .never
+        for path in stale {
+          if remove {
+            guard unlink(path) == 0 else {
+              throw GlassError(
+                .fileUnreadable,
+                "cannot remove the stale reference \(path): \(String(cString: strerror(errno))); check its permissions")
+            }
+            print("pruned  \(path)")
+          } else {
+            print("stale   \(path): no scene produced it; remove it with --prune --record failed")
+          }
+        }
+        pruned = "; \(stale.count) stale reference\(stale.count == 1 ? "" : "s")\(remove ? " removed" : "")"
+      } catch let error as GlassError {
+        glassReport(error.description)
+        throw ExitCode(1)
       }
     }
     let kept = given == nil ? !removeIfEmpty(artifactsFolder) : true
@@ -243,7 +355,8 @@ struct Goldens: ParsableCommand {
         + "\(result.count(.error)) errors, \(result.count(.recorded)) recorded in "
         + String(format: "%.1f s (%@)", result.wallSeconds, result.backend)
         + (failed && kept ? "; failures' images in \(artifactsFolder)" : "")
-        + (!failed && kept && keepRenders ? "; renders in \(artifactsFolder)" : ""))
+        + (!failed && kept && keepRenders ? "; renders in \(artifactsFolder)" : "") + pruned
+        + (page.map { "; report \($0)" } ?? ""))
     if let signal = PNGCodec.OutputFile.stopSignal { PNGCodec.OutputFile.end(bySignal: signal) }
     if result.exitStatus != 0 { throw ExitCode(result.exitStatus) }
   }

@@ -23,6 +23,9 @@ public struct GoldenCheckOptions: Sendable {
   public var artifacts: String
   /// How far a render may differ from its reference; exact by default.
   public var limits = ImageComparison.Limits.exact
+  /// What the comparison leaves out: masks, and pixels a sub-pixel shift
+  /// explains (`ComparisonOptions`); nothing by default.
+  public var comparison = ComparisonOptions()
   /// Which references are written.
   public var record = GoldenRecordMode.never
   /// Keep the render of every case in the artifacts folder, passes too (to
@@ -85,6 +88,8 @@ public struct GoldenCase: Sendable {
   public var difference: String?
   /// The comparison with the reference, when one was made.
   public var comparison: ImageComparison?
+  /// Pixels the comparison left out (masked, or explained by a sub-pixel shift).
+  public var ignoredPixels = 0
   /// The error of a case that could not be checked.
   public var error: GlassError?
   /// Seconds spent on the case: preparing, rendering, encoding, comparing.
@@ -135,6 +140,10 @@ public final class GoldenCheck: @unchecked Sendable {
   public let batch: BatchRenderer
   /// The check's options.
   public let options: GoldenCheckOptions
+  /// The jobs by the path their render is written to, for the masks that name
+  /// a layer or a view of their scene.
+  private var jobsByActual: [String: BatchJob] = [:]
+  private let jobsLock = NSLock()
 
   /// A check with a renderer of its own (`options.batch.backend`).
   public convenience init(options: GoldenCheckOptions) throws {
@@ -205,6 +214,7 @@ public final class GoldenCheck: @unchecked Sendable {
     switch entry {
     case .job(var job):
       job.output = actualPath(forReference: job.output)
+      if !options.comparison.masks.isEmpty { jobsLock.withLock { jobsByActual[job.output] = job } }
       return .job(job)
     case .invalid(let id, let line, let output, let error):
       return .invalid(id: id, line: line, output: output.map(actualPath(forReference:)), error: error)
@@ -314,8 +324,15 @@ public final class GoldenCheck: @unchecked Sendable {
         + "changed; wrote \(actual); re-record the reference with --record failed if the new size is meant"
       return
     }
-    let comparison = try ImageComparison(image, expected)
+    var ignored = 0
+    let comparison =
+      options.comparison.isPlain
+      ? try ImageComparison(image, expected)
+      : try ImageComparison(
+        image, expected, masked: try maskedPixels(forActual: actual, size: image.size),
+        antiAliasing: options.comparison.antiAliasing, ignored: &ignored)
     item.comparison = comparison
+    item.ignoredPixels = ignored
     let violations = options.limits.violations(comparison)
     guard !violations.isEmpty else {
       item.status = .passed
@@ -342,6 +359,27 @@ public final class GoldenCheck: @unchecked Sendable {
       + "difference \(difference); if the change is meant, re-record with --record failed"
   }
 
+  /// The masked pixels of the job rendered at `actual` (an image of `size`):
+  /// its scene as the job rendered it (its scale and environment), laid out;
+  /// throws naming a mask that names nothing.
+  private func maskedPixels(forActual actual: String, size: PixelSize) throws -> [PixelRect] {
+    guard !options.comparison.masks.isEmpty else { return [] }
+    guard let job = jobsLock.withLock({ jobsByActual[actual] }) else { return [] }
+    var file: SceneFile
+    switch job.scene {
+    case .file(let path): file = try SceneFile(path: path)
+    case .scene(let scene, let directory): file = SceneFile(scene: scene, directory: directory)
+    }
+    if let scale = job.scale ?? options.batch.scale { file.scene.scale = scale }
+    if let variant = job.environment { file.scene.environment = variant.applied(to: file.scene.environment) }
+    do {
+      return try options.comparison.maskedPixels(
+        in: file.scene, images: try file.loadImages(maxPixels: options.batch.maxPixels))
+    } catch let error as GlassError {
+      throw GlassError(error.code, "--mask: \(error.message)", cause: error.cause)
+    }
+  }
+
   /// Writes the render at `actual` as the reference (through a temporary file
   /// renamed over it, never over the scene or a protected file), then removes the
   /// render.
@@ -351,6 +389,29 @@ public final class GoldenCheck: @unchecked Sendable {
     try file.checkDistinct(from: options.batch.protectedFiles + (scene.map { [$0] } ?? []))
     try file.write(encoded: bytes)
     _ = unlink(actual)
+  }
+
+  /// The references under the references folder (every `*.png`, in subfolders
+  /// too, sorted) that no case of `report` names: stale ones, left by scenes or
+  /// variants that are gone (Roborazzi's cleanup). Run it over all of a
+  /// project's scenes: a reference of a scene this run did not check looks stale.
+  public func staleReferences(_ report: GoldenReport) throws -> [String] {
+    let produced = Set(report.cases.compactMap(\.reference).map { relativePath(ofReference: $0) })
+    var stale: [String] = []
+    let root = options.references
+    guard let walker = FileManager.default.enumerator(atPath: root) else {
+      throw GlassError(.fileUnreadable, "cannot list the references folder \(root); check its permissions")
+    }
+    while let relative = walker.nextObject() as? String {
+      guard relative.lowercased().hasSuffix(".png") else { continue }
+      let path = (root as NSString).appendingPathComponent(relative)
+      var info = stat()
+      guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+      if !produced.contains(FilePaths.lexicallyNormalized(relative)) && !produced.contains(relative) {
+        stale.append(path)
+      }
+    }
+    return stale.sorted()
   }
 
   /// True when `reference` is a file (through links), false when there is none;

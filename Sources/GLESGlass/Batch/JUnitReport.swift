@@ -8,7 +8,10 @@ extension GoldenReport {
   /// `failure` element typed `missing-reference`, `size-differs` or
   /// `images-differ` (`GoldenFailure`), a case that could not be checked an `error`, a recorded
   /// reference `skipped` (it was not checked). Messages say which files were written.
-  public func junitXML(suiteName: String = "glass-gpu goldens") -> String {
+  ///
+  /// With `htmlReport` (the page of `GoldenHTMLReport`), the suite has a
+  /// property `report` naming it, and each failure's body links to its case there.
+  public func junitXML(suiteName: String = "glass-gpu goldens", htmlReport: String? = nil) -> String {
     let failures = count(.failed)
     let errors = count(.error)
     let skipped = count(.recorded)
@@ -23,6 +26,7 @@ extension GoldenReport {
       + "errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(time)\" timestamp=\"\(stamp)\">\n"
     xml += "    <properties>\n"
     xml += "      <property name=\"backend\" value=\"\(XML.attribute(backend))\"/>\n"
+    if let htmlReport { xml += "      <property name=\"report\" value=\"\(XML.attribute(htmlReport))\"/>\n" }
     xml += "    </properties>\n"
     for item in cases {
       var open =
@@ -37,7 +41,7 @@ extension GoldenReport {
         xml += open + ">\n"
         xml +=
           "      <failure message=\"\(XML.attribute(message))\" "
-          + "type=\"\((item.failure ?? .imagesDiffer).rawValue)\">\(XML.text(details(item)))"
+          + "type=\"\((item.failure ?? .imagesDiffer).rawValue)\">\(XML.text(details(item, htmlReport: htmlReport)))"
           + "</failure>\n"
         xml += "    </testcase>\n"
       case .error:
@@ -56,8 +60,12 @@ extension GoldenReport {
   }
 
   /// A failure's body: the measurements and the files, one a line.
-  private func details(_ item: GoldenCase) -> String {
+  private func details(_ item: GoldenCase, htmlReport: String?) -> String {
     var lines: [String] = []
+    if let htmlReport {
+      let name = item.name.addingPercentEncoding(withAllowedCharacters: .urlFragmentAllowed) ?? item.name
+      lines.append("report: \(htmlReport)#case=\(name)")
+    }
     if let reference = item.reference { lines.append("reference: \(reference)") }
     if let actual = item.actual { lines.append("actual: \(actual)") }
     if let difference = item.difference { lines.append("difference: \(difference)") }
