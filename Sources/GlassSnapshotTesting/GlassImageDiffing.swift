@@ -105,6 +105,7 @@ enum GlassImageDiff {
       }
     }
     recordTestAttachments(attachments)
+    if let page = SnapshotReportPage.add(failure, reference, actual) { message += "\nReport: \(page)" }
     return (message, attachments)
   }
 
@@ -175,4 +176,54 @@ func reportSnapshotIssue(_ message: String) {
     }
   #endif
   XCTFail(message)
+}
+
+/// With `SNAPSHOT_ARTIFACTS` set, the failures of the process's glass snapshots
+/// on one page: `$SNAPSHOT_ARTIFACTS/GlassSnapshotReport/index.html`, the same
+/// page `glass-gpu goldens --report` writes (`GoldenHTMLReport`), rewritten as
+/// each failure comes.
+enum SnapshotReportPage {
+  private static let lock = NSLock()
+  nonisolated(unsafe) private static var cases: [GoldenCase] = []
+
+  /// Adds a failure and rewrites the page; its path, or nil without
+  /// `SNAPSHOT_ARTIFACTS` (or when it cannot be written).
+  static func add(_ failure: String, _ reference: RGBAImage, _ actual: RGBAImage) -> String? {
+    guard let base = ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"], !base.isEmpty else { return nil }
+    let folder = (base as NSString).appendingPathComponent("GlassSnapshotReport")
+    return lock.withLock {
+      do {
+        let files = (folder as NSString).appendingPathComponent("files")
+        try FilePaths.makeFolders(files, what: "the snapshot report's folder")
+        var name = "snapshot \(cases.count + 1)"
+        #if canImport(Testing)
+          if let test = Test.current { name = "\(test.sourceLocation.fileName): \(test.name)" }
+        #endif
+        let stem = (files as NSString).appendingPathComponent("\(cases.count)")
+        var item = GoldenCase(name: name, status: .failed)
+        item.failure = reference.size == actual.size ? .imagesDiffer : .sizeDiffers
+        item.message = failure
+        if reference.width > 0 {
+          try PNGCodec.OutputFile(path: stem + "-reference.png").write(encoded: GlassImageDiff.encode(reference))
+          item.reference = stem + "-reference.png"
+        }
+        try PNGCodec.OutputFile(path: stem + "-actual.png").write(encoded: GlassImageDiff.encode(actual))
+        item.actual = stem + "-actual.png"
+        if reference.size == actual.size && reference.width > 0 {
+          try PNGCodec.OutputFile(path: stem + "-difference.png").write(
+            encoded: GlassImageDiff.encode(ImageComparison.differenceImage(actual, reference)))
+          item.difference = stem + "-difference.png"
+          item.comparison = try? ImageComparison(actual, reference)
+        }
+        cases.append(item)
+        var report = GoldenReport()
+        report.cases = cases
+        report.backend = "snapshot"
+        try GoldenHTMLReport.write(report, to: folder, context: .init(references: "__Snapshots__"))
+        return (folder as NSString).appendingPathComponent("index.html")
+      } catch {
+        return nil
+      }
+    }
+  }
 }

@@ -136,6 +136,32 @@ struct ComparisonModeTests {
         != nil)
   }
 
+  @Test("with SNAPSHOT_ARTIFACTS, a failing glass snapshot adds itself to the report page there")
+  func snapshotReportPage() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let artifacts = root.appendingPathComponent("artifacts").path
+    setenv("SNAPSHOT_ARTIFACTS", artifacts, 1)
+    defer { unsetenv("SNAPSHOT_ARTIFACTS") }
+    let folder = root.appendingPathComponent("snapshots").path
+    let a = try Self.capsule(at: 60)
+    let images = ["photo": Self.photo]
+    var file = SceneFile(scene: a, directory: root.path)
+    try PNGCodec.OutputFile(path: root.path + "/photo").write(Self.photo)
+    _ = images
+    _ = verifySnapshot(of: file, as: .glass(), named: "page", record: .missing, snapshotDirectory: folder)
+    file.scene = try Self.capsule(at: 70)
+    let failure = try #require(
+      verifySnapshot(of: file, as: .glass(), named: "page", record: .never, snapshotDirectory: folder))
+    let page = artifacts + "/GlassSnapshotReport/index.html"
+    #expect(failure.contains("Report: \(page)"), "\(failure)")
+    let html = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(html.contains("snapshotReportPage") && html.contains("\"status\":\"failed\""))
+    for kind in ["reference", "actual", "difference"] {
+      #expect(html.contains("images/") && html.contains("-\(kind).png"), "\(kind)")
+    }
+  }
+
   @Test("prune: after a scene is removed, --prune names exactly its references, and with --record removes them")
   func prune() throws {
     let root = try makeTemporaryFolder()

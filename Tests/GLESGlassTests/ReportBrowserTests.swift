@@ -181,12 +181,12 @@ struct ReportBrowserTests {
     #expect(run.stderr.contains("--report \(file) is a file, not a folder"), "\(run.stderr)")
     #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: refs + "/a.png")) == before)
-    if getuid() != 0 {
-      let locked = root.appendingPathComponent("locked").path
-      try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
-      chmod(locked, 0o500)
-      let denied = try TestProcess.runGlassGPU(["goldens", scene.path, "--references", refs, "--report", locked])
-      #expect(denied.status == 1 && denied.stderr.contains("cannot be written"), "\(denied.stderr)")
-    }
+    // A folder no one can make, root included.
+    let denied = try TestProcess.runGlassGPU([
+      "goldens", scene.path, "--references", refs, "--report", "/proc/self/glass-report", "--record", "all",
+    ])
+    #expect(denied.status == 1 && denied.stderr.contains("the report folder"), "\(denied.stderr)")
+    #expect(denied.stderr.split(separator: "\n").count == 1, "\(denied.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: refs + "/a.png")) == before)
   }
 }

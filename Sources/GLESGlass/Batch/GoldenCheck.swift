@@ -94,6 +94,20 @@ public struct GoldenCase: Sendable {
   public var error: GlassError?
   /// Seconds spent on the case: preparing, rendering, encoding, comparing.
   public var seconds = 0.0
+
+  /// A case; what is not given is set after.
+  public init(
+    name: String, scene: String? = nil, reference: String? = nil, status: GoldenStatus,
+    failure: GoldenFailure? = nil, message: String? = nil, error: GlassError? = nil
+  ) {
+    self.name = name
+    self.scene = scene
+    self.reference = reference
+    self.status = status
+    self.failure = failure
+    self.message = message
+    self.error = error
+  }
 }
 
 /// The outcome of a goldens check, case by case in job order.
@@ -107,12 +121,18 @@ public struct GoldenReport: Sendable {
   /// The backend that rendered (`cpu` or `gpu`).
   public var backend = ""
 
+  /// A report of no cases yet.
+  public init() {}
+
   /// The report of a check that stopped before any case was checked: one case,
   /// named `name`, with `error` (a missing references folder, an unreadable
   /// manifest, no scenes), so that a CI job that reads the report shows why.
   public static func setupFailure(_ error: GlassError, name: String = "setup") -> GoldenReport {
     var report = GoldenReport()
-    report.cases = [GoldenCase(name: name, status: .error, message: error.description, error: error)]
+    var item = GoldenCase(name: name, status: .error)
+    item.message = error.description
+    item.error = error
+    report.cases = [item]
     return report
   }
 
