@@ -146,26 +146,10 @@ public enum GoldenHTMLReport {
       .converted(to: .eight)
   }
 
-  /// A JSON string.
+  /// A JSON string, with `<` escaped too, so that nothing in it can end or
+  /// open an element of the page it is written into.
   static func json(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-      switch u {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case "<": out += "\\u003c"
-      default:
-        if u.value < 0x20 {
-          out += String(format: "\\u%04x", u.value)
-        } else {
-          out.unicodeScalars.append(u)
-        }
-      }
-    }
-    return out + "\""
+    JSONValue.quote(s).replacingOccurrences(of: "<", with: "\\u003c")
   }
 
   /// A word as a POSIX shell reads it back.

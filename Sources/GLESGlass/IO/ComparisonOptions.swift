@@ -217,45 +217,33 @@ extension ImageComparison {
   /// a snapshot and never changes it.
   public static func paintingMasks(_ masked: [PixelRect], over image: RGBAImage) -> RGBAImage {
     guard !masked.isEmpty else { return image }
+    func paint<T: SIMDScalar>(_ values: inout [T], _ magenta: SIMD4<T>) {
+      let whole = PixelRect(size: image.size)
+      for rect in masked {
+        let r = rect.intersection(whole)
+        guard !r.isEmpty else { continue }
+        for y in r.y..<r.maxY {
+          for x in r.x..<r.maxX {
+            let i = 4 * (y * image.width + x)
+            for c in 0..<4 { values[i + c] = magenta[c] }
+          }
+        }
+      }
+    }
     var out = image
-    let w = image.width
-    let whole = PixelRect(size: image.size)
     switch image.samples {
     case .eight(var values):
       out.samples = .eight([])
-      for rect in masked {
-        let r = rect.intersection(whole)
-        guard !r.isEmpty else { continue }
-        for y in r.y..<r.maxY {
-          for x in r.x..<r.maxX {
-            let i = 4 * (y * w + x)
-            values[i] = 255
-            values[i + 1] = 0
-            values[i + 2] = 255
-            values[i + 3] = 255
-          }
-        }
-      }
+      paint(&values, SIMD4<UInt8>(255, 0, 255, 255))
       out.samples = .eight(values)
     case .sixteen(var values):
       out.samples = .sixteen([])
-      for rect in masked {
-        let r = rect.intersection(whole)
-        guard !r.isEmpty else { continue }
-        for y in r.y..<r.maxY {
-          for x in r.x..<r.maxX {
-            let i = 4 * (y * w + x)
-            values[i] = 65535
-            values[i + 1] = 0
-            values[i + 2] = 65535
-            values[i + 3] = 65535
-          }
-        }
-      }
+      paint(&values, SIMD4<UInt16>(65535, 0, 65535, 65535))
       out.samples = .sixteen(values)
     }
     return out
   }
+
 
 }
 
