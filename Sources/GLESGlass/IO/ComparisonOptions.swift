@@ -244,7 +244,6 @@ extension ImageComparison {
     return out
   }
 
-
 }
 
 extension Layer {
