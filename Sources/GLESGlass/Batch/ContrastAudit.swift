@@ -17,8 +17,9 @@ public struct ContrastFinding: Sendable, Hashable {
   /// The ratio it needs: 4.5 for body text, 3 for large text (WCAG's 24 and
   /// bold 18.66 CSS pixels, taken as points) and for an icon alone.
   public var required: Double
-  /// False when its frame lies wholly off the canvas: nothing of it is
-  /// rendered, so there is nothing to measure (its `ratio` is 1) and it passes.
+  /// False when it is off the canvas: its frame lies wholly off it, or its
+  /// frame crosses the canvas's edge and it drew nothing. There is nothing to
+  /// measure (its `ratio` is 1) and it passes.
   public var isOnCanvas = true
   /// Whether it meets `required` (or is off the canvas).
   public var passes: Bool { !isOnCanvas || ratio >= required }
@@ -36,8 +37,10 @@ public struct ContrastFinding: Sendable, Hashable {
 /// the first render, the backdrop at the same pixels in the second, each
 /// averaged in linear light. The ratio is (L1 + 0.05) / (L2 + 0.05) of their
 /// relative luminances, L1 the lighter. A text that changes no pixel by more
-/// than 2/255 has ratio 1: it cannot be seen, and fails. A text whose frame
-/// lies wholly off the canvas is reported as off the canvas and passes.
+/// than 2/255 has ratio 1: it cannot be seen, and fails, unless its frame
+/// crosses the canvas's edge (its ink lies beyond it). Such a text, and one
+/// whose frame lies wholly off the canvas, is reported as off the canvas and
+/// passes.
 /// Texts are assumed not to overlap one another.
 public enum ContrastAudit {
   /// WCAG 2's ratio for body text.
@@ -95,20 +98,28 @@ public enum ContrastAudit {
     let bare = try renderer.render(without, images: images, timings: &timings)
     let scale = Double(laid.scale)
     return items.map { item in
-      let ratio = Self.ratio(with, bare, in: item.frame, scale: scale)
+      let measured = Self.ratio(with, bare, in: item.frame, scale: scale)
+      let ratio = measured ?? 1
       let font = item.content.font
       let large = font.size >= 24 || (font.size >= 18.66 && font.weight.value >= FontWeight.bold.value)
       let iconAlone = item.content.string.isEmpty
       let f = item.frame
-      let onCanvas = f.maxX > 0 && f.maxY > 0 && f.x < laid.size.width && f.y < laid.size.height
+      let w = laid.size.width
+      let h = laid.size.height
+      // Off the canvas: its frame wholly, or its ink, when it drew nothing and
+      // its frame crosses the canvas's edge.
+      let whollyOff = !(f.maxX > 0 && f.maxY > 0 && f.x < w && f.y < h)
+      let crossesEdge = f.x < 0 || f.y < 0 || f.maxX > w || f.maxY > h
+      let onCanvas = !whollyOff && !(measured == nil && crossesEdge)
       return ContrastFinding(
         text: item.content.string, systemImage: item.content.systemImage, path: item.path, frame: item.frame,
         ratio: ratio, required: large || iconAlone ? largeRatio : bodyRatio, isOnCanvas: onCanvas)
     }
   }
 
-  /// The contrast of what `with` adds to `bare` in `frame` (points at `scale`).
-  static func ratio(_ with: RGBAImage, _ bare: RGBAImage, in frame: PointRect, scale: Double) -> Double {
+  /// The contrast of what `with` adds to `bare` in `frame` (points at `scale`);
+  /// nil when it changes no pixel there by more than 2/255.
+  static func ratio(_ with: RGBAImage, _ bare: RGBAImage, in frame: PointRect, scale: Double) -> Double? {
     let x0 = max(0, Int((frame.x * scale).rounded(.down)))
     let y0 = max(0, Int((frame.y * scale).rounded(.down)))
     let x1 = min(with.width, Int((frame.maxX * scale).rounded(.up)))
@@ -124,7 +135,7 @@ public enum ContrastAudit {
         }
       }
     }
-    guard !changed.isEmpty else { return 1 }
+    guard !changed.isEmpty else { return nil }
     changed.sort { $0.difference > $1.difference }
     // The ink's colour: the mean of the most changed tenth (whole glyph pixels).
     let top = changed.prefix(max(1, changed.count / 10))
