@@ -98,7 +98,17 @@ public enum GoldenHTMLReport {
     } else if item.status == .passed {
       thumbSource = item.reference
     }
-    if let source = thumbSource, let thumb = try? thumbnail(source) {
+    // Each PNG is decoded once: the thumbnail's source is a failure's render,
+    // which the colour difference below reads too.
+    var decoded: [String: RGBAImage] = [:]
+    func image(_ path: String) -> RGBAImage? {
+      if let known = decoded[path] { return known }
+      let read = try? PNGCodec.read(path: path).image
+      decoded[path] = read
+      return read
+    }
+    if let source = thumbSource, let full = image(source) {
+      let thumb = thumbnail(full)
       let name = "thumbs/\(index).png"
       try PNGCodec.OutputFile(path: (folder as NSString).appendingPathComponent(name), followingLinks: false)
         .write(thumb, compression: 1)
@@ -112,7 +122,7 @@ public enum GoldenHTMLReport {
       fields.append(("ignored", "\(item.ignoredPixels)"))
       if let worst = c.worstPixel { fields.append(("worst", "[\(worst.x),\(worst.y)]")) }
       if item.status == .failed, let a = item.actual, let r = item.reference,
-        let actual = try? PNGCodec.read(path: a).image, let reference = try? PNGCodec.read(path: r).image,
+        let actual = image(a), let reference = image(r),
         let perceptual = try? ImageComparison.perceptual(actual, reference, deltaEThreshold: 0)
       {
         fields.append(("deltaE", String(format: "%.2f", perceptual.maxDeltaE)))
@@ -137,9 +147,8 @@ public enum GoldenHTMLReport {
     return String(last.dropFirst(base.count + 1))
   }
 
-  /// A thumbnail of the PNG at `path`, at most `thumbnailWidth` wide.
-  static func thumbnail(_ path: String) throws -> RGBAImage {
-    let image = try PNGCodec.read(path: path).image
+  /// A thumbnail of `image`, at most `thumbnailWidth` wide.
+  static func thumbnail(_ image: RGBAImage) -> RGBAImage {
     guard image.width > thumbnailWidth else { return image.converted(to: .eight) }
     let height = max(1, image.height * thumbnailWidth / image.width)
     return ImageResampler.fit(image, to: PixelSize(width: thumbnailWidth, height: height), mode: .fit)
