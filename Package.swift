@@ -28,6 +28,12 @@ let package = Package(
       name: "CPNG",
       linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]
     ),
+    // Private C plumbing: JPEG (libjpeg-turbo's TurboJPEG API) and WebP (libwebp,
+    // libwebpmux for the colour profile) output, tagged sRGB. Only GLESGlass imports it.
+    .target(
+      name: "CLossy",
+      linkerSettings: [.linkedLibrary("turbojpeg"), .linkedLibrary("webp"), .linkedLibrary("webpmux"), .linkedLibrary("m")]
+    ),
     // Private C plumbing: the output's temporary files, removed by a signal handler
     // when the process is interrupted or crashes. Only GLESGlass imports it.
     .target(name: "COutputGuard"),
@@ -40,7 +46,7 @@ let package = Package(
     .systemLibrary(
       name: "CText", pkgConfig: "harfbuzz",
       providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev"])]),
-    .target(name: "GLESGlass", dependencies: ["CEGL", "COutputGuard", "CPNG", "CText", "Shaders"]),
+    .target(name: "GLESGlass", dependencies: ["CEGL", "CLossy", "COutputGuard", "CPNG", "CText", "Shaders"]),
     .executableTarget(
       name: "glass-gpu",
       dependencies: ["GLESGlass", .product(name: "ArgumentParser", package: "swift-argument-parser")]

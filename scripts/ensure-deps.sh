@@ -5,18 +5,21 @@
 set -euo pipefail
 
 # Build: pkgconf (pkg-config: SwiftPM finds HarfBuzz through it); EGL, GLES 3, libpng,
-# libdeflate, HarfBuzz, FreeType and fontconfig headers.
+# libdeflate, libjpeg-turbo (TurboJPEG), libwebp, HarfBuzz, FreeType and fontconfig headers.
 # Run: glvnd's EGL/GLES, Mesa's EGL vendor and its DRI drivers (llvmpipe), libpng,
-# libdeflate, HarfBuzz, FreeType, fontconfig and the default font, Inter. Tests:
+# libdeflate, libjpeg-turbo and libwebp (JPEG and WebP output), HarfBuzz, FreeType,
+# fontconfig and the default font, Inter. Tests:
 # hb-shape (HarfBuzz's own shaping, the oracle of the text tests) and fonts for
 # Arabic and Hebrew (DejaVu) and Devanagari (Lohit).
-packages=(pkgconf libegl-dev libgles-dev libpng-dev libdeflate-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev
-  libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libpng16-16 libdeflate0 libharfbuzz0b libfreetype6 libfontconfig1
+packages=(pkgconf libegl-dev libgles-dev libpng-dev libdeflate-dev libturbojpeg0-dev libwebp-dev libharfbuzz-dev
+  libfreetype-dev libfontconfig-dev libegl1 libgles2 libegl-mesa0 libgl1-mesa-dri libpng16-16 libdeflate0
+  libturbojpeg0 libwebp7 libharfbuzz0b libfreetype6 libfontconfig1
   fonts-inter libharfbuzz-bin fonts-dejavu-core fonts-lohit-deva)
 # With --test (make test): headless Chromium, its driver and Selenium, which drive
-# the goldens HTML report in a real browser (test tooling only).
+# the goldens HTML report in a real browser, and Pillow, a second decoder of the
+# JPEG and WebP output (test tooling only).
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium chromium-driver python3-selenium)
+  packages+=(chromium chromium-driver python3-selenium python3-pil)
 fi
 
 if ! command -v swift >/dev/null 2>&1; then

@@ -1,4 +1,5 @@
 #include "CPNG.h"
+#include "fast_png.h"
 
 #include <libdeflate.h>
 #include <png.h>
@@ -545,6 +546,90 @@ static void cpng_scratch_release(cpng_scratch *scratch) {
   }
 }
 
+/* The bytes before the image data: signature, IHDR, sRGB, gAMA, cHRM. */
+#define CPNG_HEAD_BYTES (8 + (12 + 13) + (12 + 1) + (12 + 4) + (12 + 32))
+
+/* Writes the signature and the chunks before the image data, which say RGBA at
+   `depth` bits, sRGB; returns CPNG_HEAD_BYTES. */
+static size_t cpng_put_head(uint8_t *file, uint32_t width, uint32_t height, int depth) {
+  static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
+  uint8_t ihdr[13];
+  cpng_put32(ihdr, width);
+  cpng_put32(ihdr + 4, height);
+  ihdr[8] = (uint8_t)depth;
+  ihdr[9] = 6;  // RGBA
+  ihdr[10] = ihdr[11] = ihdr[12] = 0;
+  const uint8_t srgb[1] = {0};  // perceptual intent
+  uint8_t gama[4];
+  cpng_put32(gama, 45455);
+  // cHRM of sRGB (BT.709 primaries, D65), times 100000, as libpng writes it.
+  static const uint32_t chrm_values[8] = {31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000};
+  uint8_t chrm[32];
+  for (int i = 0; i < 8; i++) cpng_put32(chrm + 4 * i, chrm_values[i]);
+  size_t at = 8;
+  memcpy(file, signature, 8);
+  at += cpng_chunk(file + at, "IHDR", ihdr, 13);
+  at += cpng_chunk(file + at, "sRGB", srgb, 1);
+  at += cpng_chunk(file + at, "gAMA", gama, 4);
+  at += cpng_chunk(file + at, "cHRM", chrm, 32);
+  return at;
+}
+
+int cpng_encode_fast(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes,
+                     size_t band_bytes, uint8_t **png, size_t *png_size, char *err, size_t err_size) {
+  if (err_size) err[0] = '\0';
+  *png = NULL;
+  *png_size = 0;
+  if (width == 0 || height == 0 || (depth != 8 && depth != 16)) {
+    cpng_copy(err, err_size, "the image is empty or its depth is not 8 or 16 bits");
+    return -1;
+  }
+  const size_t line = (size_t)width * (depth == 16 ? 8 : 4);
+  const size_t bound = cpng_fast_zlib_bound(line, height, band_bytes);
+  uint8_t *file = (uint8_t *)malloc(CPNG_HEAD_BYTES + 8 + bound + 4 + 12);
+  if (file == NULL) {
+    cpng_copy(err, err_size, "out of memory for the PNG file");
+    return -1;
+  }
+  size_t at = cpng_put_head(file, width, height, depth);
+  uint8_t *stream = file + at + 8;
+  size_t length = cpng_fast_zlib(pixels, width, height, depth, row_bytes, band_bytes, stream);
+  if (length == 0) {
+    free(file);
+    cpng_copy(err, err_size, "out of memory for a row of the PNG");
+    return -1;
+  }
+  if (length > 0x7FFFFFFFu) {
+    // Over a chunk's limit (a gigapixel of noise): one IDAT per 1 GiB.
+    const size_t chunk = (size_t)1 << 30;
+    const size_t chunks = (length + chunk - 1) / chunk;
+    uint8_t *split = (uint8_t *)malloc(at + length + 12 * chunks + 12);
+    if (split == NULL) {
+      free(file);
+      cpng_copy(err, err_size, "out of memory for the PNG file");
+      return -1;
+    }
+    memcpy(split, file, at);
+    size_t to = at;
+    for (size_t offset = 0; offset < length; offset += chunk) {
+      to += cpng_chunk(split + to, "IDAT", stream + offset, length - offset < chunk ? length - offset : chunk);
+    }
+    free(file);
+    file = split;
+    at = to;
+  } else {
+    // The stream was written in place, after room for the chunk's length and type.
+    cpng_put32(file + at, (uint32_t)length);
+    memcpy(file + at + 4, "IDAT", 4);
+    cpng_put32(file + at + 8 + length, libdeflate_crc32(0, file + at + 4, length + 4));
+    at += 12 + length;
+  }
+  at += cpng_chunk(file + at, "IEND", NULL, 0);
+  *png = file;
+  *png_size = at;
+  return 0;
+}
+
 int cpng_encode(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes, int compression,
                 int filter, uint8_t **png, size_t *png_size, char *err, size_t err_size) {
   if (err_size) err[0] = '\0';
@@ -611,33 +696,14 @@ int cpng_encode(const void *pixels, uint32_t width, uint32_t height, int depth, 
   // The file: signature, IHDR, sRGB, gAMA, cHRM, IDAT in chunks of at most 1 MiB, IEND.
   const size_t idat_max = (size_t)1 << 20;
   const size_t idat_chunks = (compressed_size + idat_max - 1) / idat_max;
-  const size_t size = 8 + (12 + 13) + (12 + 1) + (12 + 4) + (12 + 32) + compressed_size + 12 * idat_chunks + 12;
+  const size_t size = CPNG_HEAD_BYTES + compressed_size + 12 * idat_chunks + 12;
   uint8_t *file = (uint8_t *)malloc(size);
   if (file == NULL) {
     cpng_scratch_release(scratch);
     cpng_copy(err, err_size, "out of memory for the PNG file");
     return -1;
   }
-  static const uint8_t signature[8] = {137, 80, 78, 71, 13, 10, 26, 10};
-  uint8_t ihdr[13];
-  cpng_put32(ihdr, width);
-  cpng_put32(ihdr + 4, height);
-  ihdr[8] = (uint8_t)depth;
-  ihdr[9] = 6;  // RGBA
-  ihdr[10] = ihdr[11] = ihdr[12] = 0;
-  const uint8_t srgb[1] = {0};  // perceptual intent
-  uint8_t gama[4];
-  cpng_put32(gama, 45455);
-  // cHRM of sRGB (BT.709 primaries, D65), times 100000, as libpng writes it.
-  static const uint32_t chrm_values[8] = {31270, 32900, 64000, 33000, 30000, 60000, 15000, 6000};
-  uint8_t chrm[32];
-  for (int i = 0; i < 8; i++) cpng_put32(chrm + 4 * i, chrm_values[i]);
-  size_t at = 8;
-  memcpy(file, signature, 8);
-  at += cpng_chunk(file + at, "IHDR", ihdr, 13);
-  at += cpng_chunk(file + at, "sRGB", srgb, 1);
-  at += cpng_chunk(file + at, "gAMA", gama, 4);
-  at += cpng_chunk(file + at, "cHRM", chrm, 32);
+  size_t at = cpng_put_head(file, width, height, depth);
   for (size_t offset = 0; offset < compressed_size; offset += idat_max) {
     size_t length = compressed_size - offset < idat_max ? compressed_size - offset : idat_max;
     at += cpng_chunk(file + at, "IDAT", compressed + offset, length);

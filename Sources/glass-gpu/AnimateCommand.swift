@@ -26,13 +26,16 @@ struct Animate: ParsableCommand {
         glass-gpu animate Assets/scenes/morph.json -o out/morph
         glass-gpu animate Assets/scenes/morph.json --format apng --scale 1 --fps 30 --round-trip --hold 0.5 -o morph.png
         glass-gpu animate scene.json --from collapsed --to expanded --animation bouncy --fps 30 -o frames
+        glass-gpu animate Assets/scenes/morph.json --format webp --quality 80 -o out/morph-webp
         glass-gpu animate scene.json --format rgba | \\
           ffmpeg -f rawvideo -pix_fmt rgba -s 960x540 -r 60 -i - -pix_fmt yuv420p morph.mp4
       """)
 
   @OptionGroup var options: SceneOptions
 
-  @Option(name: .shortAndLong, help: "The folder of PNG frames (--format png) or the animated PNG file (apng).")
+  @Option(
+    name: .shortAndLong,
+    help: "The folder of frames (--format png, jpeg or webp) or the animated PNG file (apng).")
   var output: String?
 
   @Option(help: "Frames per second.")
@@ -40,19 +43,17 @@ struct Animate: ParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "png (numbered files in --output), apng (one animated PNG, --output) or rgba (raw frames on stdout).",
-      valueName: "png|apng|rgba"))
+      "png, jpeg or webp (numbered files in --output), apng (one animated PNG, --output) or rgba (raw frames on "
+        + "stdout).", valueName: "png|jpeg|webp|apng|rgba"))
   var format: String = "png"
 
   @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
   var backend: BackendChoice = .auto
 
-  @Option(help: "Worker threads for encoding PNG frames.")
+  @Option(help: "Worker threads for encoding frames.")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-  @Option(
-    help: ArgumentHelp("Compression level of the PNG frames: 0 (stored, fastest) to 12 (smallest).", valueName: "0-12"))
-  var compression: Int = PNGCodec.defaultCompression
+  @OptionGroup var encoding: EncodingOptions
 
   @Flag(help: "Play the transition back again to the first state: a loop for a preview.")
   var roundTrip = false
@@ -69,10 +70,10 @@ struct Animate: ParsableCommand {
         "--fps is \(ParameterSpec.format(fps)); give frames per second above 0, at most "
           + ParameterSpec.format(AnimationRenderer.maximumFPS))
     }
-    guard ["png", "apng", "rgba"].contains(format) else {
-      throw ValidationError("--format is \(format); give png, apng or rgba")
+    guard ["png", "jpeg", "webp", "apng", "rgba"].contains(format) else {
+      throw ValidationError("--format is \(format); give png, jpeg, webp, apng or rgba")
     }
-    if format == "png" && output == nil {
+    if frameFormat != nil && output == nil {
       throw ValidationError("give the frames' folder with -o DIR (or --format rgba)")
     }
     if format == "apng" && output == nil {
@@ -87,7 +88,11 @@ struct Animate: ParsableCommand {
           + "\(ParameterSpec.format(AnimationRenderer.maximumHoldSeconds)) seconds")
     }
     guard jobs >= 1 && jobs <= 64 else { throw ValidationError("--jobs is \(jobs); give 1 to 64") }
-    try checkCompression(compression)
+  }
+
+  /// The format of numbered frame files, or nil for apng and rgba.
+  var frameFormat: ImageEncoding.Format? {
+    ["apng", "rgba"].contains(format) ? nil : ImageEncoding.Format(rawValue: format)
   }
 
   func run() throws {
@@ -159,11 +164,12 @@ struct Animate: ParsableCommand {
         + "-s \(size.width)x\(size.height) -r \(ParameterSpec.format(fps)) -i -"
     case "apng":
       guard let output else { return }
-      summary = try animation.writeAnimatedPNG(to: output, on: renderer, compression: compression)
+      summary = try animation.writeAnimatedPNG(to: output, on: renderer, compression: encoding.compression)
       place = "in \(output), \(summary.bytes >> 10) KiB"
     default:
       guard let output else { return }
-      summary = try animation.writePNGFrames(into: output, on: renderer, jobs: jobs, compression: compression)
+      summary = try animation.writeFrames(
+        into: output, on: renderer, jobs: jobs, encoding: encoding.encoding(frameFormat ?? .png))
       place = "in \(output)"
     }
     if !quiet {

@@ -67,8 +67,12 @@ struct Batch: ParsableCommand {
   var depth: Int = 8
 
   @Option(
-    help: ArgumentHelp("Compression level of the PNGs: 0 (stored, fastest) to 12 (smallest).", valueName: "0-12"))
-  var compression: Int = PNGCodec.defaultCompression
+    help: ArgumentHelp(
+      "png, jpeg or webp for outputs whose name has none of .png, .jpg, .jpeg, .webp (default: png); "
+        + "an output named otherwise fails.", valueName: "png|jpeg|webp"))
+  var format: ImageEncoding.Format?
+
+  @OptionGroup var encoding: EncodingOptions
 
   @Option(help: "A job whose images or canvas are over this many pixels fails.")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
@@ -107,7 +111,10 @@ struct Batch: ParsableCommand {
     }
     if let scale, ![1, 2, 3].contains(scale) { throw ValidationError("--scale is \(scale); give 1, 2 or 3") }
     try checkDepth(depth)
-    try checkCompression(compression)
+    if format != nil && format != .png && depth == 16 {
+      throw ValidationError(
+        "--format \(format!.rawValue) holds 8 bits per channel, not 16; give --depth 8, or write PNGs")
+    }
     try checkMaxPixels(maxPixels)
     guard (1...256).contains(jobs) else { throw ValidationError("--jobs is \(jobs); give 1 to 256") }
     guard (0...(1 << 20)).contains(imageCache) else {
@@ -131,7 +138,7 @@ struct Batch: ParsableCommand {
     options.jobs = jobs
     options.depth = depth == 16 ? .sixteen : .eight
     options.scale = scale
-    options.compression = compression
+    options.encoding = encoding.encoding(format)
     options.maxPixels = maxPixels
     options.resume = resume
     options.shard = try shard.map { try BatchShard(parsing: $0) }
@@ -145,7 +152,9 @@ struct Batch: ParsableCommand {
     var total: Int?
     try reportingErrors {
       try FilePaths.makeFolders(output, what: "the output folder")
-      fileJobs = try inputs.flatMap { try BatchJob.jobs(forInput: $0, outputDirectory: output) }
+      fileJobs = try inputs.flatMap {
+        try BatchJob.jobs(forInput: $0, outputDirectory: output, format: format ?? .png)
+      }
       total = fileJobs.count
       switch manifest.first {
       case nil: break

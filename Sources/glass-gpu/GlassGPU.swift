@@ -55,10 +55,53 @@ func checkDepth(_ depth: Int) throws {
   guard depth == 8 || depth == 16 else { throw ValidationError("--depth is \(depth); give 8 or 16") }
 }
 
-/// `--compression`: a libdeflate level, 0 to 12.
+/// `--compression`: 0 (stored), 1 (the fast encoder), 2 to 12 (libdeflate).
 func checkCompression(_ compression: Int) throws {
   guard (0...12).contains(compression) else { throw ValidationError("--compression is \(compression); give 0 to 12") }
 }
+
+extension ImageEncoding.Format: ExpressibleByArgument {}
+
+/// How the output is encoded: `--compression` for PNG, `--quality` for JPEG and
+/// WebP. The format is each command's `--format`, else the output's extension.
+struct EncodingOptions: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "PNG compression: 0 (stored), 1 (glass-gpu's fast encoder, the default), 2 to 12 (libdeflate's levels, "
+        + "smaller and slower).", valueName: "0-12"))
+  var compression: Int = PNGCodec.defaultCompression
+
+  @Option(
+    help: ArgumentHelp("JPEG and WebP quality: 1 (smallest) to 100 (best).", valueName: "1-100"))
+  var quality: Int = ImageEncoding.defaultQuality
+
+  func validate() throws {
+    try checkCompression(compression)
+    guard (1...100).contains(quality) else {
+      throw ValidationError("--quality is \(quality); give 1 (smallest) to 100 (best)")
+    }
+  }
+
+  /// The encoding, in `format` when given (else each output's extension decides).
+  func encoding(_ format: ImageEncoding.Format?) -> ImageEncoding {
+    ImageEncoding(format: format, compression: compression, quality: quality)
+  }
+
+  /// Refuses, before any work, an output whose extension contradicts `format`
+  /// and a 16-bit output in a format of 8 bits.
+  func check(output: String, format: ImageEncoding.Format?, depth: Int) throws {
+    do {
+      let resolved = try encoding(format).format(forPath: output)
+      try ImageEncoding.check(resolved, depth: depth == 16 ? .sixteen : .eight, path: output)
+    } catch let error as GlassError {
+      throw ValidationError(error.message)
+    }
+  }
+}
+
+/// `--format` of the commands that write one image.
+let formatHelp = ArgumentHelp(
+  "png, jpeg or webp (default: the output's extension, .png, .jpg or .webp; else png).", valueName: "png|jpeg|webp")
 
 /// `--max-pixels`: 1 to `PNGCodec.maximumMaxPixels`.
 func checkMaxPixels(_ maxPixels: Int) throws {
@@ -98,7 +141,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
 /// and print the timings when asked. The start is waited for and the context closed
 /// before the process ends, whatever happens.
 func renderToFile<Input>(
-  output: String, backend: BackendChoice, compression: Int, printTimings: Bool, load: () throws -> Input,
+  output: String, backend: BackendChoice, encoding: ImageEncoding, printTimings: Bool, load: () throws -> Input,
   inputs: (Input) -> [String], render: (Renderer, Input, inout RenderTimings) throws -> RGBAImage
 ) throws {
   try reportingErrors {
@@ -118,7 +161,7 @@ func renderToFile<Input>(
     let image = try render(renderer, input, &phases)
     if let reason = phases.fallbackReason { report("rendering on the CPU: \(reason)") }
     let encodeStart = Date()
-    try file.write(image, compression: compression)
+    try file.write(image, encoding: encoding)
     phases.encodeMilliseconds = Date().timeIntervalSince(encodeStart) * 1000
     phases.totalMilliseconds = Date().timeIntervalSince(start) * 1000
     if printTimings {
@@ -146,7 +189,7 @@ struct Extend: ParsableCommand {
   @Argument(help: "The input PNG.")
   var input: String
 
-  @Option(name: .shortAndLong, help: "The output PNG.")
+  @Option(name: .shortAndLong, help: "The output image: .png, .jpg or .webp (--format).")
   var output: String
 
   @Option(
@@ -183,9 +226,10 @@ struct Extend: ParsableCommand {
   @Option(help: "Refuse images and canvases over this many pixels (checked from the PNG header).")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
-  @Option(
-    help: ArgumentHelp("Compression level of the output PNG: 0 (stored, fastest) to 12 (smallest).", valueName: "0-12"))
-  var compression: Int = PNGCodec.defaultCompression
+  @Option(help: formatHelp)
+  var format: ImageEncoding.Format?
+
+  @OptionGroup var encoding: EncodingOptions
 
   @Flag(help: "Print one JSON line of phase timings (decode, upload, render, readback, encode, total ms) to stderr.")
   var timings = false
@@ -202,13 +246,13 @@ struct Extend: ParsableCommand {
       throw ValidationError(error.message)
     }
     try checkDepth(depth)
-    try checkCompression(compression)
     try checkMaxPixels(maxPixels)
+    try encoding.check(output: output, format: format, depth: depth)
   }
 
   func run() throws {
     try renderToFile(
-      output: output, backend: backend, compression: compression, printTimings: timings,
+      output: output, backend: backend, encoding: encoding.encoding(format), printTimings: timings,
       load: {
         // The extended canvas is checked from the header, before decoding.
         let decoded = try PNGCodec.read(path: input, maxPixels: maxPixels) { header in

@@ -72,7 +72,7 @@ struct LayoutCommand: ParsableCommand {
         try checkNotStandardOutput(outline)
         var result: Loaded?
         try renderToFile(
-          output: outline, backend: backend, compression: PNGCodec.defaultCompression, printTimings: false,
+          output: outline, backend: backend, encoding: ImageEncoding(), printTimings: false,
           load: {
             let loaded = try load()
             result = loaded

@@ -172,19 +172,24 @@ func count(_ n: Int, _ noun: String) -> String {
 
 struct Render: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Render a scene file to a PNG.",
+    abstract: "Render a scene file to a PNG, JPEG or WebP.",
     discussion: """
       The scene format is in docs/scene-format.md. Geometry is in points; the
-      output is the canvas size times the scale, in pixels.
+      output is the canvas size times the scale, in pixels. The output's extension
+      picks its format (.png, .jpg or .jpeg, .webp), or --format does; PNG is
+      lossless at 8 or 16 bits, JPEG (4:2:0, no transparency) and WebP lossy at 8
+      bits and --quality. Every format is tagged sRGB.
 
       Examples:
         glass-gpu render Assets/scenes/landmarks.json -o out/landmarks.png
         glass-gpu render scene.json -o scene@3x.png --scale 3 --backend cpu --timings
+        glass-gpu render Assets/scenes/landmarks.json -o out/hero.jpg --quality 85
+        glass-gpu render Assets/scenes/landmarks.json -o out/hero.webp
       """)
 
   @OptionGroup var options: SceneOptions
 
-  @Option(name: .shortAndLong, help: "The output PNG.")
+  @Option(name: .shortAndLong, help: "The output image: .png, .jpg or .webp (--format).")
   var output: String
 
   @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
@@ -193,21 +198,22 @@ struct Render: ParsableCommand {
   @Option(help: ArgumentHelp("Bits per channel of the output: 8 or 16.", valueName: "8|16"))
   var depth: Int = 8
 
-  @Option(
-    help: ArgumentHelp("Compression level of the output PNG: 0 (stored, fastest) to 12 (smallest).", valueName: "0-12"))
-  var compression: Int = PNGCodec.defaultCompression
+  @Option(help: formatHelp)
+  var format: ImageEncoding.Format?
+
+  @OptionGroup var encoding: EncodingOptions
 
   @Flag(help: "Print one JSON line of phase timings (decode, upload, render, readback, encode, total ms) to stderr.")
   var timings = false
 
   func validate() throws {
     try checkDepth(depth)
-    try checkCompression(compression)
+    try encoding.check(output: output, format: format, depth: depth)
   }
 
   func run() throws {
     try renderToFile(
-      output: output, backend: backend, compression: compression, printTimings: timings,
+      output: output, backend: backend, encoding: encoding.encoding(format), printTimings: timings,
       load: { try options.prepare(depth: depth == 16 ? .sixteen : .eight) },
       inputs: { loaded in
         [loaded.file.path] + loaded.file.scene.imageReferences.map { loaded.file.resolve($0.path) }

@@ -79,7 +79,7 @@ struct AnimationRendererTests {
     ])
     #expect(run.status == 0, "\(run.stderr)")
     let written = Self.frameFiles(out)
-    #expect(written == (0..<16).map(AnimationRenderer.frameName), "\(written)")
+    #expect(written == (0..<16).map { AnimationRenderer.frameName($0) }, "\(written)")
     for (i, frame) in frames.enumerated() where i < written.count {
       let png = try PNGCodec.read(path: out + "/" + written[i]).image
       #expect(png == frame, "frame \(i)")

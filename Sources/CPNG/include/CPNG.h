@@ -67,7 +67,15 @@ void cpng_rows_close(cpng_rows *rows);
 int cpng_encode(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes, int compression,
                 int filter, uint8_t **png, size_t *png_size, char *err, size_t err_size);
 
-/// Frees a file `cpng_encode` made.
+/// Encodes like `cpng_encode` with glass-gpu's fast encoder (fast_png.c): Up
+/// filter, then a deflate of Huffman codes per band of rows and zero runs.
+/// `band_bytes` is the filtered bytes per band (0: the default, 128 KiB; tests
+/// vary it). Returns 0 with the file in `*png` (free it with `cpng_free`), or -1
+/// with a message.
+int cpng_encode_fast(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes,
+                     size_t band_bytes, uint8_t **png, size_t *png_size, char *err, size_t err_size);
+
+/// Frees a file `cpng_encode` or `cpng_encode_fast` made.
 void cpng_free(uint8_t *png);
 
 #endif

@@ -161,14 +161,18 @@ public final class AnimationRenderer: @unchecked Sendable {
   public var pixelSize: PixelSize { file.scene.pixelSize }
 
   /// The name of frame `index` in a folder: `frame-0000.png`, `frame-0001.png`, ...
-  public static func frameName(_ index: Int) -> String {
-    String(format: "frame-%04d.png", index)
+  /// (`.jpg`, `.webp` for those formats).
+  public static func frameName(_ index: Int, format: ImageEncoding.Format = .png) -> String {
+    String(format: "frame-%04d.", index) + format.fileExtension
   }
 
-  /// True for a name `frameName` gives: `frame-`, four digits or more, `.png`.
+  /// True for a name `frameName` gives, in any format: `frame-`, four digits or
+  /// more, `.png`, `.jpg` or `.webp`.
   public static func isFrameName(_ name: String) -> Bool {
-    guard name.hasPrefix("frame-"), name.hasSuffix(".png") else { return false }
-    let digits = name.dropFirst(6).dropLast(4)
+    guard name.hasPrefix("frame-") else { return false }
+    let extensions = ImageEncoding.Format.allCases.map { "." + $0.fileExtension }
+    guard let suffix = extensions.first(where: { name.hasSuffix($0) }) else { return false }
+    let digits = name.dropFirst(6).dropLast(suffix.count)
     return digits.count >= 4 && digits.allSatisfy { $0.isASCII && $0.isNumber }
   }
 
@@ -347,8 +351,9 @@ public final class AnimationRenderer: @unchecked Sendable {
     public var seconds = 0.0
   }
 
-  /// Writes every frame as a PNG into `folder` (made when missing):
-  /// `frame-0000.png`, `frame-0001.png`, ... (`frameName`), each encoded once,
+  /// Writes every frame as a file of `encoding`'s format (PNG unless it names
+  /// another) into `folder` (made when missing): `frame-0000.png`,
+  /// `frame-0001.png`, ... (`frameName`: `.jpg`, `.webp`), each encoded once,
   /// on `jobs` threads, while the next renders. Earlier frames in the folder (files
   /// named as `isFrameName` says, a link itself and never what it leads to) are
   /// removed before the first frame, so the folder holds this animation's frames
@@ -356,13 +361,13 @@ public final class AnimationRenderer: @unchecked Sendable {
   /// that cannot be written stops the run, and then, or after `stop()` or a
   /// deferred signal, every frame this run wrote is removed again and the error
   /// is thrown: the folder holds a whole animation or none.
-  public func writePNGFrames(
+  public func writeFrames(
     into folder: String, on renderer: Renderer, jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
-    compression: Int = PNGCodec.defaultCompression
+    encoding: ImageEncoding = ImageEncoding()
   ) throws -> Summary {
-    guard (0...12).contains(compression) else {
-      throw GlassError(.invalidParameter, "compression \(compression) is out of range; give 0 to 12")
-    }
+    try encoding.validate()
+    let format = encoding.format ?? .png
+    try ImageEncoding.check(format, depth: options.depth, path: folder)
     try check(caches: renderer.caches)
     try makeFolder(folder)
     try removeFrames(in: folder, refusingInputs: true)
@@ -378,7 +383,7 @@ public final class AnimationRenderer: @unchecked Sendable {
         while let (frames, image) = queue.pop() {
           guard !failure.happened else { continue }
           do {
-            let bytes = try writeFrames(frames, image, into: folder, compression: compression)
+            let bytes = try writeFrames(frames, image, into: folder, encoding: encoding, format: format)
             tally.add(frames: frames.count, bytes: bytes)
           } catch {
             failure.record(error)
@@ -412,16 +417,18 @@ public final class AnimationRenderer: @unchecked Sendable {
 
   /// Writes the frames `frames`, all showing `image`, encoded once; their bytes.
   private func writeFrames(
-    _ frames: Range<Int>, _ image: RGBAImage, into folder: String, compression: Int
+    _ frames: Range<Int>, _ image: RGBAImage, into folder: String, encoding: ImageEncoding,
+    format: ImageEncoding.Format
   ) throws
     -> Int
   {
-    let png = try PNGCodec.encode(image, compression: compression)
+    let file = try encoding.encoded(image, as: format)
     for index in frames {
-      let output = try PNGCodec.OutputFile(path: PNGCodec.OutputFile.join(folder, Self.frameName(index)))
-      try output.write(encoded: png)
+      let output = try PNGCodec.OutputFile(
+        path: PNGCodec.OutputFile.join(folder, Self.frameName(index, format: format)))
+      try output.write(encoded: file)
     }
-    return png.count * frames.count
+    return file.count * frames.count
   }
 
   /// Makes `folder` when missing; refuses a path that is not a folder.

@@ -46,16 +46,19 @@ public struct BatchJob: Sendable {
   }
 
   /// The jobs an input names, as `glass-gpu batch` reads its arguments: a scene
-  /// file renders to its name with .png in `outputDirectory`; a folder's *.json
-  /// files (found recursively, in byte order of their paths) render to the same
-  /// relative paths under `outputDirectory`.
-  public static func jobs(forInput input: String, outputDirectory: String) throws -> [BatchJob] {
+  /// file renders to its name with `format`'s extension (.png) in
+  /// `outputDirectory`; a folder's *.json files (found recursively, in byte order
+  /// of their paths) render to the same relative paths under `outputDirectory`.
+  public static func jobs(
+    forInput input: String, outputDirectory: String, format: ImageEncoding.Format = .png
+  ) throws -> [BatchJob] {
+    let ext = "." + format.fileExtension
     var info = stat()
     guard stat(input, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
       let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
       return [
         BatchJob(
-          id: input, scene: .file(input), output: (outputDirectory as NSString).appendingPathComponent(name + ".png"))
+          id: input, scene: .file(input), output: (outputDirectory as NSString).appendingPathComponent(name + ext))
       ]
     }
     guard let walker = FileManager.default.enumerator(atPath: input) else {
@@ -67,8 +70,8 @@ public struct BatchJob: Sendable {
     }
     return found.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { relative in
       let path = (input as NSString).appendingPathComponent(relative)
-      let png = (relative as NSString).deletingPathExtension + ".png"
-      return BatchJob(id: path, scene: .file(path), output: (outputDirectory as NSString).appendingPathComponent(png))
+      let file = (relative as NSString).deletingPathExtension + ext
+      return BatchJob(id: path, scene: .file(path), output: (outputDirectory as NSString).appendingPathComponent(file))
     }
   }
 
@@ -330,9 +333,13 @@ public struct BatchManifest: Sequence, Sendable {
       let outputNode = try o.required("output")
       let outputPath = try outputNode.string()
       if let problem = FilePaths.problem(with: outputPath) { throw outputNode.fail(problem) }
-      // Only a .png: a job must not write over a scene file or a manifest.
-      guard outputPath.lowercased().hasSuffix(".png") else {
-        throw outputNode.fail("\"\(JSONNode.shortened(outputPath))\" does not end in .png; name a .png file")
+      // Only an image: a job must not write over a scene file or a manifest.
+      guard let format = ImageEncoding.Format(pathExtension: outputPath),
+        outputPath.lowercased().hasSuffix(".png")
+          || format != .png
+      else {
+        throw outputNode.fail(
+          "\"\(JSONNode.shortened(outputPath))\" does not end in .png, .jpg, .jpeg or .webp; name an image file")
       }
       output = Self.resolve(outputPath, in: outputDirectory)
       var scale: Int?

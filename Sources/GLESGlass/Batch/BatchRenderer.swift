@@ -10,8 +10,9 @@ public struct BatchOptions: Sendable {
   public var depth: RGBAImage.Depth = .eight
   /// Pixels per point instead of each scene's own, unless a job says otherwise.
   public var scale: Int?
-  /// PNG compression level, 0 to 12.
-  public var compression: Int = PNGCodec.defaultCompression
+  /// How outputs are written: the format (each output's extension decides, else
+  /// `encoding.format`, else PNG), PNG's compression, JPEG's and WebP's quality.
+  public var encoding = ImageEncoding()
   /// Images and canvases over this many pixels fail their job.
   public var maxPixels: Int = PNGCodec.defaultMaxPixels
   /// Skip every job whose output exists.
@@ -53,20 +54,42 @@ public enum BatchPhase: String, Sendable {
   case prepare
   /// The backend.
   case render
-  /// Encoding and writing the PNG.
+  /// Encoding and writing the output (or reserving it, before the render).
   case write
 }
 
-/// Milliseconds a job spent in each stage.
+/// Milliseconds a job spent in each stage. Prepare, conversion, encode and write
+/// are the CPU work of a frame outside rendering, each on one core: what a host
+/// whose GPU renders pays per frame (`glass-gpu-bench batch` prints them).
 public struct BatchTimings: Sendable, Equatable {
   /// Reading the scene, its images (or taking them from the cache), fitting, compiling.
   public var prepareMilliseconds = 0.0
   /// Waiting, prepared, for the renderer.
   public var waitMilliseconds = 0.0
-  /// Upload, render and readback.
+  /// Upload, render and readback, conversion included.
   public var renderMilliseconds = 0.0
-  /// Encoding the PNG and writing it.
+  /// Of the render: copying (and, at 16 bits, converting) the GPU's readback into
+  /// the image, on the CPU; 0 on the CPU backend, whose passes write the image.
+  public var conversionMilliseconds = 0.0
+  /// Encoding the image into the output file's bytes.
   public var encodeMilliseconds = 0.0
+  /// Writing them: the temporary file written and renamed into place.
+  public var writeMilliseconds = 0.0
+
+  /// Prepare, conversion, encode and write: the frame's CPU outside rendering.
+  public var outsideRenderMilliseconds: Double {
+    prepareMilliseconds + conversionMilliseconds + encodeMilliseconds + writeMilliseconds
+  }
+
+  /// Adds `other`'s stages to these.
+  mutating func add(_ other: BatchTimings) {
+    prepareMilliseconds += other.prepareMilliseconds
+    waitMilliseconds += other.waitMilliseconds
+    renderMilliseconds += other.renderMilliseconds
+    conversionMilliseconds += other.conversionMilliseconds
+    encodeMilliseconds += other.encodeMilliseconds
+    writeMilliseconds += other.writeMilliseconds
+  }
 }
 
 /// One job's outcome.
@@ -128,7 +151,8 @@ public struct BatchResult: Sendable {
           "timings",
           .object([
             ("prepare_ms", ms(timings.prepareMilliseconds)), ("wait_ms", ms(timings.waitMilliseconds)),
-            ("render_ms", ms(timings.renderMilliseconds)), ("encode_ms", ms(timings.encodeMilliseconds)),
+            ("render_ms", ms(timings.renderMilliseconds)), ("conversion_ms", ms(timings.conversionMilliseconds)),
+            ("encode_ms", ms(timings.encodeMilliseconds)), ("write_ms", ms(timings.writeMilliseconds)),
           ])
         ))
     }
@@ -259,10 +283,7 @@ public final class BatchRenderer: @unchecked Sendable {
         switch result.status {
         case .rendered:
           summary.rendered += 1
-          summary.totals.prepareMilliseconds += result.timings.prepareMilliseconds
-          summary.totals.waitMilliseconds += result.timings.waitMilliseconds
-          summary.totals.renderMilliseconds += result.timings.renderMilliseconds
-          summary.totals.encodeMilliseconds += result.timings.encodeMilliseconds
+          summary.totals.add(result.timings)
         case .failed: summary.failed += 1
         case .skipped: summary.skipped += 1
         }
@@ -413,6 +434,7 @@ public final class BatchRenderer: @unchecked Sendable {
     switch waited {
     case .success(let image):
       result.timings.renderMilliseconds = busy * 1000
+      result.timings.conversionMilliseconds = timings.readbackMilliseconds
       result.backend = timings.fallbackReason == nil ? renderer.backendName : "cpu"
       toWrite.push(Rendered(result: result, output: job.prepared.output, image: image))
     case .failure(let error):
@@ -465,6 +487,8 @@ public final class BatchRenderer: @unchecked Sendable {
         throw file.locate(error)
       }
       phase = .write
+      let format = try options.encoding.format(forPath: job.output)
+      try ImageEncoding.check(format, depth: job.depth ?? options.depth, path: job.output)
       let output = try Self.reserve(job.output, privateFolder: options.privateFolder)
       try output.checkDistinct(
         from: (job.scenePath.map { [$0] } ?? []) + file.scene.imageReferences.map { file.resolve($0.path) }
@@ -479,10 +503,10 @@ public final class BatchRenderer: @unchecked Sendable {
   /// Encodes and writes a rendered job.
   private func write(_ rendered: Rendered) -> BatchResult {
     var result = rendered.result
-    let start = Date()
     do {
-      try rendered.output.write(rendered.image, compression: options.compression)
-      result.timings.encodeMilliseconds = milliseconds(since: start)
+      let times = try rendered.output.write(rendered.image, encoding: options.encoding)
+      result.timings.encodeMilliseconds = times.encodeMilliseconds
+      result.timings.writeMilliseconds = times.writeMilliseconds
       var info = stat()
       if stat(rendered.output.target, &info) == 0 { result.bytes = Int(info.st_size) }
     } catch {

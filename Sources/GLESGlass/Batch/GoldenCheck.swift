@@ -271,8 +271,8 @@ public final class GoldenCheck: @unchecked Sendable {
       name: reference.map { name(ofReference: $0) } ?? result.id, scene: result.scene, reference: reference,
       status: .error)
     let batchSeconds =
-      (result.timings.prepareMilliseconds + result.timings.renderMilliseconds + result.timings.encodeMilliseconds)
-      / 1000
+      (result.timings.prepareMilliseconds + result.timings.renderMilliseconds + result.timings.encodeMilliseconds
+        + result.timings.writeMilliseconds) / 1000
     if result.status == .rendered, let actual = result.output, let reference {
       do {
         try compare(actual: actual, reference: reference, into: &item)

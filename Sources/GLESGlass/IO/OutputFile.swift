@@ -133,17 +133,39 @@ extension PNGCodec {
       }
     }
 
-    /// Encodes `image` and writes it: into the temporary file, renamed to `target`,
-    /// or in place for a device or FIFO.
+    /// Encodes `image` as a PNG and writes it: into the temporary file, renamed to
+    /// `target`, or in place for a device or FIFO.
     public func write(_ image: RGBAImage, compression: Int = PNGCodec.defaultCompression) throws {
-      guard (0...12).contains(compression) else {
-        throw GlassError(.invalidParameter, "compression \(compression) is out of range; give 0 to 12")
-      }
+      try write(image, encoding: .png(compression: compression))
+    }
+
+    /// Milliseconds of one `write`: encoding the image, and writing the file
+    /// (the temporary written and renamed into place, or the device written).
+    public struct WriteTimings: Sendable, Equatable {
+      /// Encoding the image into the file's bytes, in memory.
+      public var encodeMilliseconds = 0.0
+      /// Writing those bytes out.
+      public var writeMilliseconds = 0.0
+    }
+
+    /// Encodes `image` as `encoding` says (the format from the output's extension,
+    /// else `encoding.format`, else PNG) and writes it: into the temporary file,
+    /// renamed to `target`, or in place for a device or FIFO. Returns the time spent.
+    @discardableResult
+    public func write(_ image: RGBAImage, encoding: ImageEncoding) throws -> WriteTimings {
+      try encoding.validate()
       guard !finished else { preconditionFailure("an OutputFile is written once") }
-      try Self.encode(image, compression: compression, name: path) { png in
-        if inPlace { try writeInPlace(png) } else { try replace(with: png) }
+      let format = try encoding.format(forPath: path)
+      var timings = WriteTimings()
+      let start = milliseconds()
+      try encoding.encode(image, as: format, name: path) { bytes in
+        let encoded = milliseconds()
+        timings.encodeMilliseconds = encoded - start
+        if inPlace { try writeInPlace(bytes) } else { try replace(with: bytes) }
+        timings.writeMilliseconds = milliseconds() - encoded
       }
       finished = true
+      return timings
     }
 
     /// Writes an already encoded file (an animated PNG): into the temporary file,
@@ -374,31 +396,46 @@ extension PNGCodec {
       }
     }
 
-    /// Encodes `image` to a whole PNG in memory and hands it to `body`.
+    /// Encodes `image` to a whole PNG in memory and hands it to `body`: at
+    /// compression 1, glass-gpu's fast encoder (Paeth rows, Huffman codes per band
+    /// and zero runs: fast_png.c); else libdeflate at that level, rows filtered by
+    /// `filter` (none at level 0).
     static func encode(
       _ image: RGBAImage, compression: Int, filter: PNGCodec.RowFilter = .up, name: String,
       _ body: (UnsafeRawBufferPointer) throws -> Void
     ) throws {
-      let filter = compression == 0 ? PNGCodec.RowFilter.none : filter
+      let encoder: PNGCodec.Encoder =
+        compression == PNGCodec.fastCompression
+        ? .fast() : .libdeflate(level: compression, filter: compression == 0 ? .none : filter)
+      try encode(image, with: encoder, name: name, body)
+    }
+
+    /// Encodes `image` to a whole PNG in memory with `encoder` and hands it to `body`.
+    static func encode(
+      _ image: RGBAImage, with encoder: PNGCodec.Encoder, name: String, _ body: (UnsafeRawBufferPointer) throws -> Void
+    ) throws {
       var message = [CChar](repeating: 0, count: 512)
       var png: UnsafeMutablePointer<UInt8>?
       var size = 0
       let width = UInt32(image.width)
       let height = UInt32(image.height)
+      let depth = Int32(image.depth.rawValue)
+      let rowBytes = image.width * 4 * image.depth.rawValue / 8
+      func run(_ pixels: UnsafeRawBufferPointer) -> Int32 {
+        switch encoder {
+        case .fast(let bandBytes):
+          cpng_encode_fast(
+            pixels.baseAddress, width, height, depth, rowBytes, bandBytes, &png, &size, &message, message.count)
+        case .libdeflate(let level, let filter):
+          cpng_encode(
+            pixels.baseAddress, width, height, depth, rowBytes, Int32(level), Int32(filter.rawValue), &png, &size,
+            &message, message.count)
+        }
+      }
       let status: Int32
       switch image.samples {
-      case .eight(let values):
-        status = values.withUnsafeBytes {
-          cpng_encode(
-            $0.baseAddress, width, height, 8, 4 * image.width, Int32(compression), Int32(filter.rawValue), &png,
-            &size, &message, message.count)
-        }
-      case .sixteen(let values):
-        status = values.withUnsafeBytes {
-          cpng_encode(
-            $0.baseAddress, width, height, 16, 8 * image.width, Int32(compression), Int32(filter.rawValue), &png,
-            &size, &message, message.count)
-        }
+      case .eight(let values): status = values.withUnsafeBytes(run)
+      case .sixteen(let values): status = values.withUnsafeBytes(run)
       }
       defer { cpng_free(png) }
       guard status == 0, let png else {

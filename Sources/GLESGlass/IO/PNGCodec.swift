@@ -4,9 +4,14 @@ import Foundation
 /// PNG in and out through libpng: every PNG libpng can read becomes RGBA at 8 or
 /// 16 bits; outputs are RGBA, written by `OutputFile` (a temporary file renamed into place).
 public enum PNGCodec {
-  /// The default compression level of `write`: libdeflate level 1, as small as zlib at
-  /// level 2 (on photos) and about twice as fast as libdeflate level 2, for 2 % more bytes.
+  /// The default compression level of `write`: 1, glass-gpu's fast encoder
+  /// (fast_png.c: Paeth rows, Huffman codes per band of rows, runs of zeros),
+  /// four times faster than libdeflate's level 1 for 5 % more bytes on a rendered
+  /// 1080p frame (`glass-gpu-bench encode`). Level 0 stores; 2 to 12 are libdeflate's.
   public static let defaultCompression = 1
+
+  /// The level that selects glass-gpu's fast encoder.
+  public static let fastCompression = 1
 
   /// The default largest image, in pixels, a decode accepts: 100 megapixels.
   public static let defaultMaxPixels = 100_000_000
@@ -349,8 +354,31 @@ public enum PNGCodec {
     case up = 2
   }
 
+  /// The PNG encoders: what `compression` chooses, named, for the benchmark and
+  /// the tests that compare them.
+  public enum Encoder: Sendable, Equatable {
+    /// glass-gpu's fast encoder (compression 1): Paeth rows, then Huffman codes
+    /// built per band of about `bandBytes` filtered bytes (0: the default, 256
+    /// KiB) and runs of zeros.
+    case fast(bandBytes: Int = 0)
+    /// libdeflate at `level` (0 stored to 12), rows filtered by `filter`.
+    case libdeflate(level: Int, filter: RowFilter)
+  }
+
+  /// The PNG file of `image`, at its own depth, in memory, from `encoder`.
+  public static func encode(_ image: RGBAImage, with encoder: Encoder) throws -> [UInt8] {
+    if case .libdeflate(let level, _) = encoder, !(0...12).contains(level) {
+      throw GlassError(.invalidParameter, "compression \(level) is out of range; give 0 to 12")
+    }
+    var bytes: [UInt8] = []
+    try OutputFile.encode(image, with: encoder, name: "the PNG") { bytes = Array($0) }
+    return bytes
+  }
+
   /// The PNG file of `image`, at its own depth, in memory: the bytes `write`
-  /// writes (with `filter` .up, the default).
+  /// writes (with `filter` .up, the default). Level 1 is glass-gpu's fast encoder,
+  /// whose rows are Paeth-filtered whatever `filter` says; 0 is stored, 2 to 12
+  /// libdeflate's levels.
   public static func encode(
     _ image: RGBAImage, compression: Int = defaultCompression, filter: RowFilter = .up
   ) throws
@@ -366,8 +394,8 @@ public enum PNGCodec {
 
   /// Writes `image` as an RGBA PNG at its own depth. The file appears complete or
   /// not at all (see `OutputFile`, in OutputFile.swift, for links, devices and
-  /// temporaries). `compression` is a libdeflate level, 0 (stored) to 12
-  /// (smallest); rows use the Up filter.
+  /// temporaries). `compression` is 0 (stored), 1 (glass-gpu's fast encoder, the
+  /// default) or a libdeflate level, 2 to 12 (smallest).
   public static func write(_ image: RGBAImage, to path: String, compression: Int = defaultCompression) throws {
     try OutputFile(path: path).write(image, compression: compression)
   }

@@ -330,8 +330,9 @@ public struct EnvironmentVariant: Hashable, Sendable {
   /// `NAME.VARIANT.png` for `NAME.png`: where this variant's render of a job
   /// that writes `output` goes.
   public func output(for output: String) -> String {
+    let ext = (output as NSString).pathExtension
     let base = (output as NSString).deletingPathExtension
-    return "\(base).\(name).png"
+    return "\(base).\(name)." + (ext.isEmpty ? "png" : ext)
   }
 
   /// Variants are the same when their names are.
