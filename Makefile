@@ -7,7 +7,7 @@ SOURCES = Sources Tests Plugins Package.swift Fuzz/Sources Examples/SnapshotTest
 	Examples/SnapshotTests/Tests Examples/AppleExamples
 # Seconds of fuzzing per target (make fuzz FUZZ_SECONDS=1800), and which targets.
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz-png fuzz-json fuzz-manifest fuzz-scene
+FUZZ_TARGETS ?= fuzz-png fuzz-encode fuzz-json fuzz-manifest fuzz-scene
 
 .PHONY: all deps test-deps build release test test-softpipe fuzz sanitize lint format demo bench assets docs-images glass-look clean \
 	snapshots-record example layout-pictures

@@ -32,7 +32,9 @@ let package = Package(
     // libwebpmux for the colour profile) output, tagged sRGB. Only GLESGlass imports it.
     .target(
       name: "CLossy",
-      linkerSettings: [.linkedLibrary("turbojpeg"), .linkedLibrary("webp"), .linkedLibrary("webpmux"), .linkedLibrary("m")]
+      linkerSettings: [
+        .linkedLibrary("turbojpeg"), .linkedLibrary("webp"), .linkedLibrary("webpmux"), .linkedLibrary("m"),
+      ]
     ),
     // Private C plumbing: the output's temporary files, removed by a signal handler
     // when the process is interrupted or crashes. Only GLESGlass imports it.
@@ -105,11 +107,12 @@ let package = Package(
 // build does not see them.
 if Context.environment["GLASS_FUZZ_TARGETS"] == "1" {
   // fuzz-png: the fast path and libpng agree pixel for pixel, or the fast path
-  // declines. fuzz-json: the scene files' parser; what it reads, written back,
+  // declines. fuzz-encode: what the fast PNG encoder writes, libpng reads back
+  // exactly. fuzz-json: the scene files' parser; what it reads, written back,
   // reads the same. fuzz-manifest: batch manifests, each line a job or a failure
   // naming its line. fuzz-scene: scenes read, validated, written back and read
   // again, then small ones rendered on the CPU.
-  let fuzzTargets = ["fuzz-png", "fuzz-json", "fuzz-manifest", "fuzz-scene"]
+  let fuzzTargets = ["fuzz-png", "fuzz-encode", "fuzz-json", "fuzz-manifest", "fuzz-scene"]
   // No suite runs the benchmarks: make test's build compiles them, this one need not.
   package.products.removeAll { $0.name == "glass-gpu-bench" }
   package.targets.removeAll { $0.name == "glass-gpu-bench" }

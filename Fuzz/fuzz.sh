@@ -22,7 +22,7 @@ FUZZ_SECONDS=${FUZZ_SECONDS:-60}
 SCRATCH=${SANITIZE_SCRATCH:-.build-asan}
 OUT=${FUZZ_OUT:-out/fuzz}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-json fuzz-manifest fuzz-scene)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz-png fuzz-encode fuzz-json fuzz-manifest fuzz-scene)
 
 # The Swift toolchain ships libFuzzer and the sanitizer runtimes (no Debian
 # package is needed), and llvm-symbolizer for the reports.

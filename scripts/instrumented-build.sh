@@ -44,7 +44,7 @@ echo "instrumented build: ASan (Swift and C), UBSan (C), libFuzzer's coverage, i
 mkdir -p "$SCRATCH"
 build() {
   if [ "${1:-}" = --fuzz-targets ]; then
-    for target in fuzz-png fuzz-json fuzz-manifest fuzz-scene; do
+    for target in fuzz-png fuzz-encode fuzz-json fuzz-manifest fuzz-scene; do
       swift build --product "$target" "${flags[@]}" || return 1
     done
   else

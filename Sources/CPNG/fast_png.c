@@ -263,6 +263,8 @@ static int fp_avx2 = -1, fp_avx2_allowed = 1;
 
 void cpng_fast_set_simd(int avx2) { fp_avx2_allowed = avx2; }
 
+int cpng_fast_simd(void) { return fp_avx2_allowed; }
+
 static void fp_paeth(uint8_t *restrict out, const uint8_t *restrict row, const uint8_t *restrict above, size_t n,
                      size_t bpp) {
 #if defined(FP_HAS_AVX2_PATH)

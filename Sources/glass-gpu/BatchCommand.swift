@@ -111,9 +111,9 @@ struct Batch: ParsableCommand {
     }
     if let scale, ![1, 2, 3].contains(scale) { throw ValidationError("--scale is \(scale); give 1, 2 or 3") }
     try checkDepth(depth)
-    if format != nil && format != .png && depth == 16 {
+    if let format, format != .png, depth == 16 {
       throw ValidationError(
-        "--format \(format!.rawValue) holds 8 bits per channel, not 16; give --depth 8, or write PNGs")
+        "--format \(format.rawValue) holds 8 bits per channel, not 16; give --depth 8, or write PNGs")
     }
     try checkMaxPixels(maxPixels)
     guard (1...256).contains(jobs) else { throw ValidationError("--jobs is \(jobs); give 1 to 256") }

@@ -55,11 +55,13 @@ struct BatchManifestTests {
       (8, "expected an object"),
     ]
     if case .invalid(_, 10, _, let error) = entries[8] {
-      #expect(error.description == #"jobs.jsonl:10: output: "g.json" does not end in .png; name a .png file"#)
+      #expect(
+        error.description
+          == #"jobs.jsonl:10: output: "g.json" does not end in .png, .jpg, .jpeg or .webp; name an image file"#)
       #expect(error.locations == [GlassError.Location(file: "jobs.jsonl", line: 10, jsonPath: "output")])
-      #expect(error.message == #""g.json" does not end in .png; name a .png file"#)
+      #expect(error.message == #""g.json" does not end in .png, .jpg, .jpeg or .webp; name an image file"#)
     } else {
-      Issue.record("an output that is not a .png fails its line: \(entries[8])")
+      Issue.record("an output that is not an image file fails its line: \(entries[8])")
     }
     for (index, (line, says)) in failures.enumerated() {
       guard case .invalid(let id, let number, _, let error) = entries[index + 2] else {

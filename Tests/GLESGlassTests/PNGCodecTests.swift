@@ -324,18 +324,18 @@ struct PNGCodecTests {
   }
 
   @Test(
-    "every row filter round-trips at 8 and 16 bits, odd sizes included; write writes what encode gives",
+    "every row filter of the libdeflate path round-trips at 8 and 16 bits, odd sizes included; write writes what encode gives",
     arguments: PNGCodec.RowFilter.allCases)
   func filtersRoundTrip(_ filter: PNGCodec.RowFilter) throws {
     for depth in [RGBAImage.Depth.eight, .sixteen] {
       for (width, height) in [(1, 1), (7, 5), (33, 2), (2, 19)] {
         let image = Self.pattern(depth, width: width, height: height)
-        let bytes = try PNGCodec.encode(image, compression: 1, filter: filter)
+        let bytes = try PNGCodec.encode(image, compression: 2, filter: filter)
         let back = try PNGCodec.decode(bytes, name: "\(filter) \(depth) \(width)x\(height)")
         #expect(back.image == image, "\(filter), \(depth), \(width)x\(height): \(firstDifference(back.image, image))")
         // Each filter makes its own stream (a filter ignored would not).
         if filter != .up && height > 1 {
-          #expect(try bytes != PNGCodec.encode(image, compression: 1, filter: .up), "\(filter) encodes as up")
+          #expect(try bytes != PNGCodec.encode(image, compression: 2, filter: .up), "\(filter) encodes as up")
         }
       }
     }
@@ -349,7 +349,7 @@ struct PNGCodecTests {
 
   @Test(
     "write then read gives the same image, leaving only the file behind",
-    arguments: [RGBAImage.Depth.eight, .sixteen], [0, 2, 9])
+    arguments: [RGBAImage.Depth.eight, .sixteen], [0, 1, 2, 9])
   func writeRoundTrips(_ depth: RGBAImage.Depth, compression: Int) throws {
     let folder = try PNGFixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }

@@ -75,6 +75,11 @@ int cpng_encode(const void *pixels, uint32_t width, uint32_t height, int depth, 
 int cpng_encode_fast(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes,
                      size_t band_bytes, uint8_t **png, size_t *png_size, char *err, size_t err_size);
 
+/// Whether the fast encoder's Paeth filter may use AVX2 where the CPU has it
+/// (1, the default) or runs SSE2 (0): both write the same bytes.
+void cpng_fast_set_simd(int avx2);
+int cpng_fast_simd(void);
+
 /// Frees a file `cpng_encode` or `cpng_encode_fast` made.
 void cpng_free(uint8_t *png);
 

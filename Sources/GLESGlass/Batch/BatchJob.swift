@@ -213,7 +213,7 @@ public struct BatchManifest: Sequence, Sendable {
     let reader = LineReader(descriptor: file, closes: true, limit: Self.maximumLineBytes)
     let regular = info.st_mode & S_IFMT == S_IFREG
     self.init(
-      name: path, directory: regular ? (path as NSString).deletingLastPathComponent : "",
+      name: path, directory: regular ? FilePaths.folder(of: path) : "",
       outputDirectory: outputDirectory,
       lines: { AnyIterator { reader.next() } })
   }

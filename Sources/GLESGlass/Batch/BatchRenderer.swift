@@ -518,10 +518,10 @@ public final class BatchRenderer: @unchecked Sendable {
   /// Reserves an output, making its folder first; under `privateFolder`, without
   /// following any link found there.
   static func reserve(_ path: String, privateFolder: String? = nil) throws -> PNGCodec.OutputFile {
-    let folder = (path as NSString).deletingLastPathComponent
+    let folder = FilePaths.folder(of: path)
     if let root = privateFolder, let inside = FilePaths.relative(path, under: root) {
       try FilePaths.makeFolders(root, what: "the folder \(root)")
-      try FilePaths.makeFoldersWithoutLinks((inside as NSString).deletingLastPathComponent, in: root)
+      try FilePaths.makeFoldersWithoutLinks(FilePaths.folder(of: inside), in: root)
       return try PNGCodec.OutputFile(path: path, followingLinks: false)
     }
     if !folder.isEmpty { try FilePaths.makeFolders(folder, what: "the folder of \(path)") }

@@ -83,7 +83,7 @@ public enum FilePaths {
   /// key write one file, whatever their spelling.
   public static func outputKey(_ path: String) -> String {
     let absolute = lexicallyAbsolute((try? PNGCodec.OutputFile.followLinks(path)) ?? path)
-    let folder = (absolute as NSString).deletingLastPathComponent
+    let folder = FilePaths.folder(of: absolute)
     let name = (absolute as NSString).lastPathComponent
     guard let resolved = realpath(folder, nil) else { return absolute }
     defer { free(resolved) }
@@ -99,6 +99,14 @@ public enum FilePaths {
     return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
   }
 
+  /// The folder part of `path`, as NSString's `deletingLastPathComponent` gives
+  /// it ("" for a bare name), never calling that on a one-character path, where
+  /// Foundation (Swift 6.3.1) traps: `glass-gpu batch scene.json -o f` crashed.
+  public static func folder(of path: String) -> String {
+    guard path.utf8.count > 1 else { return path == "/" ? "/" : "" }
+    return (path as NSString).deletingLastPathComponent
+  }
+
   /// Makes the folder `path` and the folders above it that are missing, as
   /// `mkdir -p` does; throws `outputFailure` saying why one cannot be made (a
   /// folder that is not writable, a read-only file system, a file in the way) and
@@ -112,7 +120,7 @@ public enum FilePaths {
       }
       return
     }
-    let parent = (path as NSString).deletingLastPathComponent
+    let parent = FilePaths.folder(of: path)
     if !parent.isEmpty && parent != path { try makeFolders(parent, what: what) }
     guard mkdir(path, 0o777) == 0 || errno == EEXIST else {
       throw GlassError(.outputFailure, "cannot make \(what) \(path): \(reason(errno, folder: parent))")

@@ -362,7 +362,7 @@ extension PNGCodec {
         let count = readlink(current, &buffer, buffer.count - 1)
         guard count > 0 else { return current }
         let link = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let base = (current as NSString).deletingLastPathComponent
+        let base = FilePaths.folder(of: current)
         current = link.hasPrefix("/") || base.isEmpty ? link : join(base, link)
       }
       throw GlassError(.outputFailure, "cannot write \(path): too many levels of symbolic links; name a file")
@@ -370,7 +370,7 @@ extension PNGCodec {
 
     /// The folder part of `path` (`.` when there is none).
     static func folder(of path: String) -> String {
-      let folder = (path as NSString).deletingLastPathComponent
+      let folder = FilePaths.folder(of: path)
       return folder.isEmpty ? "." : folder
     }
 

@@ -365,6 +365,14 @@ public enum PNGCodec {
     case libdeflate(level: Int, filter: RowFilter)
   }
 
+  /// Whether the fast encoder's Paeth filter may use AVX2 where the CPU has it
+  /// (the default); off, it runs SSE2. Both write the same bytes: the tests and
+  /// the fuzzer compare them. Process-wide.
+  public static var fastEncoderUsesAVX2: Bool {
+    get { cpng_fast_simd() != 0 }
+    set { cpng_fast_set_simd(newValue ? 1 : 0) }
+  }
+
   /// The PNG file of `image`, at its own depth, in memory, from `encoder`.
   public static func encode(_ image: RGBAImage, with encoder: Encoder) throws -> [UInt8] {
     if case .libdeflate(let level, _) = encoder, !(0...12).contains(level) {

@@ -20,7 +20,7 @@ public struct SceneFile: Sendable {
   /// see `Scene(json:)`.
   public init(path: String) throws {
     let bytes = try PNGCodec.readFile(path, maxBytes: Self.maximumBytes, what: "a scene file (at most 64 MB)")
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = FilePaths.folder(of: path)
     do {
       scene = try Scene(json: bytes)
     } catch let error as GlassError {
