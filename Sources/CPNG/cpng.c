@@ -716,3 +716,61 @@ int cpng_encode(const void *pixels, uint32_t width, uint32_t height, int depth, 
 }
 
 void cpng_free(uint8_t *png) { free(png); }
+
+/* libpng's own writer, for the benchmark's comparison: a growing buffer. */
+typedef struct {
+  uint8_t *data;
+  size_t size, capacity;
+  int failed;
+} cpng_sink;
+
+static void cpng_sink_write(png_structp png, png_bytep bytes, png_size_t count) {
+  cpng_sink *sink = (cpng_sink *)png_get_io_ptr(png);
+  if (sink->size + count > sink->capacity) {
+    size_t capacity = (sink->capacity + count) * 2;
+    uint8_t *grown = (uint8_t *)realloc(sink->data, capacity);
+    if (grown == NULL) {
+      sink->failed = 1;
+      png_error(png, "out of memory for the PNG file");
+    }
+    sink->data = grown;
+    sink->capacity = capacity;
+  }
+  memcpy(sink->data + sink->size, bytes, count);
+  sink->size += count;
+}
+
+static void cpng_sink_flush(png_structp png) { (void)png; }
+
+int cpng_encode_libpng(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes, int level,
+                       uint8_t **png_out, size_t *png_size, char *err, size_t err_size) {
+  if (err_size) err[0] = '\0';
+  *png_out = NULL;
+  *png_size = 0;
+  cpng_io io = {NULL, 0, 0, err, err_size, NULL, 0};
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &io, cpng_error_fn, cpng_warning_fn);
+  png_infop info = png ? png_create_info_struct(png) : NULL;
+  cpng_sink sink = {NULL, 0, 0, 0};
+  uint8_t *swapped = NULL;
+  if (info == NULL || setjmp(png_jmpbuf(png))) {
+    png_destroy_write_struct(&png, info ? &info : NULL);
+    free(sink.data);
+    free(swapped);
+    if (err_size && err[0] == '\0') cpng_copy(err, err_size, "libpng could not write the image");
+    return -1;
+  }
+  png_set_write_fn(png, &sink, cpng_sink_write, cpng_sink_flush);
+  png_set_compression_level(png, level);
+  png_set_IHDR(png, info, width, height, depth, PNG_COLOR_TYPE_RGBA, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  png_set_sRGB(png, info, PNG_sRGB_INTENT_PERCEPTUAL);
+  png_write_info(png, info);
+  const uint16_t probe = 1;
+  if (depth == 16 && *(const uint8_t *)&probe == 1) png_set_swap(png);
+  for (uint32_t y = 0; y < height; y++) png_write_row(png, (png_const_bytep)pixels + (size_t)y * row_bytes);
+  png_write_end(png, info);
+  png_destroy_write_struct(&png, &info);
+  *png_out = sink.data;
+  *png_size = sink.size;
+  return 0;
+}

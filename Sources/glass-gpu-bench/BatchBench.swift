@@ -7,6 +7,8 @@ import GlassTestSupport
   import Glibc
 #endif
 
+extension ImageEncoding.Format: ExpressibleByArgument {}
+
 /// Times `glass-gpu batch` against a loop of `glass-gpu render` processes on the
 /// same jobs (issue 8's throughput bar), and with `--memory` compares the batch's
 /// peak memory at two job counts.
@@ -64,6 +66,9 @@ struct BatchBench: ParsableCommand {
   @Flag(help: "Put the scenes inline in the manifest (the loop still reads the scene files).")
   var inline = false
 
+  @Option(help: ArgumentHelp("The outputs' format: png, jpeg or webp (quality 90).", valueName: "png|jpeg|webp"))
+  var format: ImageEncoding.Format = .png
+
   @Option(help: "Decode this many of the loop's outputs and the batch's and compare their pixels.")
   var compare = 10
 
@@ -104,7 +109,7 @@ struct BatchBench: ParsableCommand {
     }
     let scenes = try BatchScenes(path: scene, seed: seed)
     let total = memory ? memoryCounts.max() ?? count : count
-    let jobs = try scenes.write(count: total, to: folder, inline: inline, labelled: memory)
+    let jobs = try scenes.write(count: total, to: folder, inline: inline, labelled: memory, format: format)
     let runner = ChildRunner(binary: binary, folder: folder)
 
     var backends: [String] = []
@@ -192,6 +197,7 @@ struct BatchBench: ParsableCommand {
           + (stats.firstError.map { "; first error: \($0)" } ?? ""))
       print("         \(stats.stageLine(wall: batch.seconds))")
       print("         \(limitsLine(stats, batch: batch, threads: threads, alone: alone))")
+      print("         \(budgetLine(stats))")
       if loopCount > 0 {
         print("         \(compareLine(jobs: jobs, batchFolder: out, loopFolder: loopFolder))")
       }
@@ -223,6 +229,20 @@ struct BatchBench: ParsableCommand {
       cores, cpuPerFrame > 0 ? cores / cpuPerFrame : 0, alone, alone > 0 ? render / alone : 0)
   }
 
+  /// The CPU a frame costs outside rendering, each stage on one core: what a
+  /// host whose GPU renders pays per frame (the batch's own counters).
+  func budgetLine(_ stats: ReportStats) -> String {
+    let parts = ["prepare_ms", "conversion_ms", "encode_ms", "write_ms"].map {
+      (String($0.dropLast(3)), stats.mean($0))
+    }
+    let total = parts.reduce(0) { $0 + $1.1 }
+    return "frame CPU outside rendering (ms of one core per frame): "
+      + parts.map { String(format: "%@ %.1f", $0.0 as NSString, $0.1) }.joined(separator: " + ")
+      + String(
+        format: " = %.1f ms (goal: under 10); %@ mean %.0f bytes", total, format.displayName as NSString,
+        stats.mean("bytes"))
+  }
+
   /// The median milliseconds (upload + render + readback) of the scene rendered
   /// alone, warm, in this process: what a render costs when nothing else runs.
   func renderAlone(_ path: String, backend name: String) throws -> Double {
@@ -238,6 +258,13 @@ struct BatchBench: ParsableCommand {
       if i >= 3 { samples.append(t.uploadMilliseconds + t.renderMilliseconds + t.readbackMilliseconds) }
     }
     return Stats(samples).median
+  }
+
+  /// An output's pixels, in its format.
+  func decode(_ data: Data?) -> RGBAImage? {
+    guard let data else { return nil }
+    if format == .png { return try? PNGCodec.decode([UInt8](data), name: "output").image }
+    return try? LossyDecoder.decode([UInt8](data), format: format)
   }
 
   /// Compares the loop's outputs with the batch's: sizes over every loop job,
@@ -256,14 +283,14 @@ struct BatchBench: ParsableCommand {
       sizes.loop += b?.count ?? 0
       guard k < checked else { continue }
       if let a, a == b { sameBytes += 1 }
-      let pixelsA = try? PNGCodec.read(path: "\(batchFolder)/\(jobs.outputs[k])").image
-      let pixelsB = try? PNGCodec.read(path: "\(loopFolder)/\(jobs.outputs[k])").image
+      let pixelsA = decode(a)
+      let pixelsB = decode(b)
       if let pixelsA, pixelsA == pixelsB { samePixels += 1 } else { differing.append(jobs.outputs[k]) }
     }
     let n = Double(max(1, loopCount))
     return String(
-      format: "loop's jobs: PNG mean %.0f bytes (batch), %.0f (loop); of %d compared, %d same pixels, %d same bytes%@",
-      Double(sizes.batch) / n, Double(sizes.loop) / n, checked, samePixels, sameBytes,
+      format: "loop's jobs: %@ mean %.0f bytes (batch), %.0f (loop); of %d compared, %d same pixels, %d same bytes%@",
+      format.displayName as NSString, Double(sizes.batch) / n, Double(sizes.loop) / n, checked, samePixels, sameBytes,
       differing.isEmpty ? "" : " (pixels differ: \(differing.prefix(5).joined(separator: ", ")))")
   }
 
@@ -458,7 +485,9 @@ struct BatchScenes {
 
   /// Writes `count` jobs' scene files (scenes/NNNNN.json), and `manifest(n)` for
   /// the first n; `labelled`: each with its own label (`scene(_:labelled:)`).
-  func write(count: Int, to folder: URL, inline: Bool, labelled: Bool = false) throws -> BatchJobs {
+  func write(
+    count: Int, to folder: URL, inline: Bool, labelled: Bool = false, format: ImageEncoding.Format = .png
+  ) throws -> BatchJobs {
     let scenes = folder.appendingPathComponent("scenes")
     try FileManager.default.createDirectory(at: scenes, withIntermediateDirectories: true)
     var jobs = BatchJobs(folder: folder)
@@ -469,9 +498,10 @@ struct BatchScenes {
       let path = scenes.appendingPathComponent("\(name).json").path
       try Data((variant.formatted() + "\n").utf8).write(to: URL(fileURLWithPath: path))
       jobs.scenePaths.append(path)
-      jobs.outputs.append("\(name).png")
+      let output = "\(name).\(format.fileExtension)"
+      jobs.outputs.append(output)
       let source: JSONValue = inline ? variant : .string("scenes/\(name).json")
-      lines.append(JSONValue.object([("scene", source), ("output", .string("\(name).png"))]).compactText)
+      lines.append(JSONValue.object([("scene", source), ("output", .string(output))]).compactText)
     }
     jobs.lines = lines
     return jobs

@@ -2,17 +2,27 @@ import ArgumentParser
 import Foundation
 import GLESGlass
 
-/// Times the PNG encoder on a rendered frame: each row filter and level, 8 and
-/// 16 bits, on one thread.
+/// Times the output encoders on a rendered frame, on one thread: glass-gpu's fast
+/// PNG encoder (the default), the libdeflate path it replaced, libpng's own
+/// writer, JPEG and WebP, and peers from PyPI in the same run.
 struct EncodeBench: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "encode",
-    abstract: "Time the PNG encoder (filter and deflate) on a rendered 1920x1080 frame, per filter, level and depth.",
+    abstract:
+      "Time the output encoders on a rendered 1920x1080 frame: PNG (fast, libdeflate, libpng), JPEG, WebP, peers.",
     discussion: """
       The frame is the scene rendered on the CPU backend (by default Landmarks at
       scale 2, 1920x1080 px). Each row encodes it --runs times on this thread after
       one untimed encode; the median is printed with the throughput of raw pixels
-      and the file size. `up, level 1` is what glass-gpu writes by default.
+      (MB/s of RGBA) and the file size. `fast` is compression 1, what glass-gpu
+      writes by default; `libdeflate level 1, up` is what it wrote before.
+
+      Peers from PyPI (fpng, QOI, Pillow's and OpenCV's PNG writers) are timed on
+      the same frame in the same run by scripts/encode-peers.py, with --python
+      (default: python3 on PATH), where installed:
+        python3 -m venv /tmp/peers
+        /tmp/peers/bin/pip install numpy fpng qoi pillow opencv-python-headless
+        glass-gpu-bench encode --python /tmp/peers/bin/python
 
       Example:
         glass-gpu-bench encode
@@ -28,6 +38,12 @@ struct EncodeBench: ParsableCommand {
   @Option(help: "Timed encodes per row.")
   var runs = 9
 
+  @Option(help: "The Python that runs scripts/encode-peers.py (fpng, QOI, Pillow, OpenCV from PyPI).")
+  var python = "python3"
+
+  @Flag(help: "Leave out the peers.")
+  var noPeers = false
+
   func run() throws {
     var file = try SceneFile(path: scene)
     if let scale { file.scene.scale = scale }
@@ -37,31 +53,104 @@ struct EncodeBench: ParsableCommand {
     let eight = try renderer.render(file.scene, images: images, depth: .eight, timings: &timings)
     let sixteen = try renderer.render(file.scene, images: images, depth: .sixteen, timings: &timings)
     print("glass-gpu-bench encode: \(scene), \(eight.size) px, median of \(runs) encodes on one thread")
-    print("depth  filter  level   encode ms    MB/s of pixels   file bytes   vs up, level 1")
-    let rows: [(RGBAImage, PNGCodec.RowFilter, Int)] = [
-      (eight, .up, 1), (eight, .sub, 1), (eight, .none, 1), (eight, .up, 6), (eight, .none, 0),
-      (sixteen, .up, 1), (sixteen, .sub, 1),
+    print(
+      String(
+        format: "%-5@  %-40@ %9@ %14@ %12@ %9@ %9@", "depth", "encoder", "ms", "MB/s of RGBA", "file bytes",
+        "time", "bytes") + "   (time and bytes: against libdeflate level 1, up, at that depth)")
+    typealias Row = (String, RGBAImage, () throws -> [UInt8])
+    let rows: [Row] = [
+      ("fast (compression 1, the default)", eight, { try PNGCodec.encode(eight, with: .fast()) }),
+      (
+        "libdeflate level 1, up (before)", eight,
+        { try PNGCodec.encode(eight, with: .libdeflate(level: 1, filter: .up)) }
+      ),
+      ("libdeflate level 6, up", eight, { try PNGCodec.encode(eight, with: .libdeflate(level: 6, filter: .up)) }),
+      ("stored (compression 0)", eight, { try PNGCodec.encode(eight, compression: 0) }),
+      ("libpng level 1, its filters", eight, { try PNGCodec.encode(eight, with: .libpng(level: 1)) }),
+      ("JPEG quality 90 (libjpeg-turbo)", eight, { try ImageEncoding(quality: 90).encoded(eight, as: .jpeg) }),
+      ("WebP quality 90 (libwebp)", eight, { try ImageEncoding(quality: 90).encoded(eight, as: .webp) }),
+      ("fast (compression 1, the default)", sixteen, { try PNGCodec.encode(sixteen, with: .fast()) }),
+      (
+        "libdeflate level 1, up (before)", sixteen,
+        {
+          try PNGCodec.encode(sixteen, with: .libdeflate(level: 1, filter: .up))
+        }
+      ),
+      ("libpng level 1, its filters", sixteen, { try PNGCodec.encode(sixteen, with: .libpng(level: 1)) }),
     ]
-    var reference: [Int: Double] = [:]
-    for (image, filter, level) in rows {
-      _ = try PNGCodec.encode(image, compression: level, filter: filter)
-      var samples: [Double] = []
-      var bytes = 0
-      for _ in 0..<runs {
-        let start = DispatchTime.now().uptimeNanoseconds
-        bytes = try PNGCodec.encode(image, compression: level, filter: filter).count
-        samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
-      }
-      let median = Stats(samples).median
-      let depth = image.depth.rawValue
-      if filter == .up && level == 1 { reference[depth] = median }
-      let rawBytes = Double(image.size.pixelCount * 4 * depth / 8)
-      let ratio = reference[depth].map { String(format: "%.2fx time", median / $0) } ?? ""
+    var measured: [(String, Int, Double, Int)] = []
+    for (name, image, encode) in rows {
+      let (median, bytes) = try Self.time(runs: runs, encode)
+      measured.append((name, image.depth.rawValue, median, bytes))
+    }
+    func reference(_ depth: Int) -> (Double, Int)? {
+      measured.first { $0.0.hasPrefix("libdeflate level 1") && $0.1 == depth }.map { ($0.2, $0.3) }
+    }
+    func line(_ depth: Int, _ name: String, _ median: Double, _ bytes: Int) {
+      let raw = Double(eight.size.pixelCount * 4 * depth / 8)
+      let ratios = reference(depth).map { String(format: "%8.2fx %8.2fx", median / $0.0, Double(bytes) / Double($0.1)) }
       print(
         String(
-          format: "%5d  %@  %5d  %10.2f  %15.0f  %11d   %@", depth,
-          "\(filter)".padding(toLength: 6, withPad: " ", startingAt: 0) as NSString, level, median,
-          rawBytes / median / 1000, bytes, ratio as NSString))
+          format: "%5d  %-40@ %9.2f %14.0f %12d %@", depth, name as NSString, median, raw / median / 1000, bytes,
+          (ratios ?? "") as NSString))
+    }
+    for (name, depth, median, bytes) in measured { line(depth, name, median, bytes) }
+    if !noPeers { try peers(eight, line: line) }
+    for depth in [8, 16] {
+      guard let (old, oldBytes) = reference(depth),
+        let fast = measured.first(where: { $0.0.hasPrefix("fast") && $0.1 == depth })
+      else { continue }
+      let bar = depth == 8 ? "bar: 3x faster, at most 1.25x the bytes" : "bar: 2x faster"
+      print(
+        String(
+          format: "%d-bit: fast is %.2fx faster than libdeflate level 1, at %.2fx its bytes (%@)", depth,
+          old / fast.2, Double(fast.3) / Double(oldBytes), bar as NSString))
+    }
+  }
+
+  /// The median milliseconds of `runs` calls after one untimed, and the bytes.
+  static func time(runs: Int, _ encode: () throws -> [UInt8]) throws -> (Double, Int) {
+    _ = try encode()
+    var samples: [Double] = []
+    var bytes = 0
+    for _ in 0..<runs {
+      let start = DispatchTime.now().uptimeNanoseconds
+      bytes = try encode().count
+      samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+    }
+    return (Stats(samples).median, bytes)
+  }
+
+  /// Runs scripts/encode-peers.py on the frame and prints its rows.
+  func peers(_ image: RGBAImage, line: (Int, String, Double, Int) -> Void) throws {
+    guard case .eight(let values) = image.samples else { return }
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("glass-gpu-encode-\(getpid()).rgba")
+    try Data(values).write(to: path)
+    defer { try? FileManager.default.removeItem(at: path) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [
+      python, "scripts/encode-peers.py", path.path, "\(image.width)", "\(image.height)", "\(runs)",
+    ]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    do {
+      try process.run()
+    } catch {
+      print("peers: left out, \(python) does not run (\(error))")
+      return
+    }
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    for text in String(decoding: output, as: UTF8.self).split(separator: "\n") {
+      guard let row = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+        let name = row["name"] as? String
+      else { continue }
+      if let missing = row["missing"] as? String {
+        print("    8  \(name): not installed (\(missing))")
+      } else if let ms = row["ms"] as? Double, let bytes = row["bytes"] as? Int {
+        line(8, name, ms, bytes)
+      }
     }
   }
 }

@@ -18,13 +18,13 @@ struct LossyOutputTests {
     .deletingLastPathComponent()
 
   /// Landmarks at scale 1, on the CPU backend.
-  static let frame: RGBAImage = {
-    let file = try! SceneFile(path: root.appendingPathComponent("Assets/scenes/landmarks.json").path)
+  static func landmarks() throws -> RGBAImage {
+    let file = try SceneFile(path: root.appendingPathComponent("Assets/scenes/landmarks.json").path)
     var scene = file.scene
     scene.scale = 1
     var timings = RenderTimings()
-    return try! Renderer(backend: .cpu).render(scene, images: file.loadImages(), timings: &timings)
-  }()
+    return try Renderer(backend: .cpu).render(scene, images: file.loadImages(), timings: &timings)
+  }
 
   /// PSNR of `b` against `a` over R, G and B, from the definition.
   static func psnr(_ a: RGBAImage, _ b: RGBAImage) -> Double {
@@ -40,7 +40,7 @@ struct LossyOutputTests {
 
   @Test("quality 90 decodes (libjpeg-turbo, libwebp) within the stated PSNR of the PNG, opaque, sRGB-tagged")
   func decodesClose() throws {
-    let image = Self.frame
+    let image = try Self.landmarks()
     for format in [ImageEncoding.Format.jpeg, .webp] {
       let file = try ImageEncoding(quality: 90).encoded(image, as: format)
       let decoded = try LossyDecoder.decode(file, format: format)
@@ -104,12 +104,13 @@ struct LossyOutputTests {
     "bad combinations are clear errors: 16-bit JPEG and WebP, quality 0 and 101, a transparent JPEG, a format the extension contradicts"
   )
   func badCombinations() throws {
-    let sixteen = Self.frame.converted(to: .sixteen)
+    let frame = try Self.landmarks()
+    let sixteen = frame.converted(to: .sixteen)
     for format in [ImageEncoding.Format.jpeg, .webp] {
       #expect(throws: GlassError.self) { try ImageEncoding().encoded(sixteen, as: format) }
       for quality in [0, 101] {
         let error = #expect(throws: GlassError.self) {
-          try ImageEncoding(quality: quality).encoded(Self.frame, as: format)
+          try ImageEncoding(quality: quality).encoded(frame, as: format)
         }
         #expect(error?.code == .invalidParameter && error?.message.contains("give 1 (smallest) to 100") == true)
       }

@@ -80,7 +80,12 @@ int cpng_encode_fast(const void *pixels, uint32_t width, uint32_t height, int de
 void cpng_fast_set_simd(int avx2);
 int cpng_fast_simd(void);
 
-/// Frees a file `cpng_encode` or `cpng_encode_fast` made.
+/// Encodes with libpng's own writer at zlib `level` and its default filter
+/// choice: the benchmark's comparison. Free the file with `cpng_free`.
+int cpng_encode_libpng(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes, int level,
+                       uint8_t **png, size_t *png_size, char *err, size_t err_size);
+
+/// Frees a file any encoder here made.
 void cpng_free(uint8_t *png);
 
 #endif

@@ -426,6 +426,9 @@ extension PNGCodec {
         case .fast(let bandBytes):
           cpng_encode_fast(
             pixels.baseAddress, width, height, depth, rowBytes, bandBytes, &png, &size, &message, message.count)
+        case .libpng(let level):
+          cpng_encode_libpng(
+            pixels.baseAddress, width, height, depth, rowBytes, Int32(level), &png, &size, &message, message.count)
         case .libdeflate(let level, let filter):
           cpng_encode(
             pixels.baseAddress, width, height, depth, rowBytes, Int32(level), Int32(filter.rawValue), &png, &size,

@@ -363,6 +363,9 @@ public enum PNGCodec {
     case fast(bandBytes: Int = 0)
     /// libdeflate at `level` (0 stored to 12), rows filtered by `filter`.
     case libdeflate(level: Int, filter: RowFilter)
+    /// libpng's own writer at zlib `level` (0 to 9), its filters its own
+    /// choice: not used for output, timed beside the others by the benchmark.
+    case libpng(level: Int)
   }
 
   /// Whether the fast encoder's Paeth filter may use AVX2 where the CPU has it
