@@ -61,7 +61,7 @@ public final class Renderer: @unchecked Sendable {
     let textureBytes = caches.budgets.textureBytes
     switch choice {
     case .cpu:
-      backend = .cpu(CPUBackend(threads: cpuThreads))
+      backend = .cpu(CPUBackend(threads: cpuThreads, keptSourceBytes: textureBytes))
       fallbackReason = nil
     case .gpu:
       backend = .gles(try GLESBackend(keptTextureBytes: textureBytes))
@@ -71,13 +71,17 @@ public final class Renderer: @unchecked Sendable {
         backend = .gles(try GLESBackend(keptTextureBytes: textureBytes))
         fallbackReason = nil
       } catch let error as GlassError {
-        backend = .cpu(CPUBackend(threads: cpuThreads))
+        backend = .cpu(CPUBackend(threads: cpuThreads, keptSourceBytes: textureBytes))
         fallbackReason = error.cause ?? error.message
       }
     }
     if case .gles = backend { backendName = "gpu" } else { backendName = "cpu" }
-    cpuFallback = choice == .auto && backendName == "gpu" ? CPUBackend(threads: cpuThreads) : nil
-    if case .gles(let gles) = backend { caches.attach(gles.keptTextureStats) }
+    // The fallback keeps no sources: it renders only what the GPU cannot.
+    cpuFallback = choice == .auto && backendName == "gpu" ? CPUBackend(threads: cpuThreads, keptSourceBytes: 0) : nil
+    switch backend {
+    case .gles(let gles): caches.attach(gles.keptTextureStats)
+    case .cpu(let cpu): caches.attach(cpu.keptSourceStats)
+    }
   }
 
   /// Runs `body` with this renderer's `cpuThreads` as the worker count of the CPU

@@ -243,6 +243,43 @@ struct BatchAPITests {
   }
 
   @Test(
+    "each job counts its CPU outside rendering: prepare, conversion (GPU readback only), encode and write, in the report"
+  )
+  func frameCounters() throws {
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let scene = SceneJSON.scene(
+      width: 400, height: 300, layers: #"{"type": "glass", "frame": {"x": 20, "y": 20, "width": 200, "height": 80}}"#)
+    let manifest = BatchManifest(
+      text: [#"{"scene": \#(scene), "output": "a.png"}"#, #"{"scene": \#(scene), "output": "b.jpg"}"#].joined(
+        separator: "\n"), name: "jobs.jsonl", directory: folder.path, outputDirectory: folder.path)
+    for backend in [BackendChoice.cpu] + (TestGPU.hasGPU ? [.gpu] : []) {
+      var options = BatchOptions()
+      options.backend = backend
+      var results: [BatchResult] = []
+      let summary = try BatchRenderer(options: options).run(manifest) { results.append($0) }
+      #expect(summary.rendered == 2, "\(backend): \(results.compactMap(\.error))")
+      for result in results {
+        let t = result.timings
+        #expect(t.prepareMilliseconds > 0 && t.encodeMilliseconds > 0 && t.writeMilliseconds > 0, "\(backend) \(t)")
+        #expect(backend == .gpu ? t.conversionMilliseconds > 0 : t.conversionMilliseconds == 0, "\(backend) \(t)")
+        #expect(t.conversionMilliseconds <= t.renderMilliseconds, "\(backend): conversion is part of the render")
+        #expect(
+          abs(
+            t.outsideRenderMilliseconds
+              - (t.prepareMilliseconds + t.conversionMilliseconds + t.encodeMilliseconds + t.writeMilliseconds)) < 1e-9)
+        for key in ["prepare_ms", "wait_ms", "render_ms", "conversion_ms", "encode_ms", "write_ms"] {
+          #expect(result.reportLine.contains("\"\(key)\":"), "\(key) in \(result.reportLine)")
+        }
+      }
+      #expect(summary.totals.encodeMilliseconds == results.reduce(0) { $0 + $1.timings.encodeMilliseconds })
+      #expect(summary.totals.writeMilliseconds == results.reduce(0) { $0 + $1.timings.writeMilliseconds })
+    }
+    let jpeg = try [UInt8](Data(contentsOf: folder.appendingPathComponent("b.jpg")))
+    #expect(jpeg.starts(with: [0xFF, 0xD8, 0xFF]))
+  }
+
+  @Test(
     "on the GPU a source uploaded for one render serves the next render of the same image, never another image's",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func keptSources() throws {

@@ -298,7 +298,10 @@ struct CLITests {
     let line = try #require(result.stderr.split(separator: "\n").last)
     var all = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     let caches = try #require(all.removeValue(forKey: "caches") as? [String: [String: Double]])
-    #expect(Set(caches.keys) == ["fonts", "font matches", "glyphs", "text masks", "text layouts", "icons", "images"])
+    #expect(
+      Set(caches.keys) == [
+        "fonts", "font matches", "glyphs", "text masks", "text layouts", "icons", "images", "textures",
+      ])
     for (name, numbers) in caches {
       #expect(Set(numbers.keys) == ["entries", "bytes", "budget_bytes", "evictions", "hits", "misses"], "\(name)")
       #expect((numbers["bytes"] ?? 1) <= (numbers["budget_bytes"] ?? 0), "\(name)")

@@ -199,6 +199,7 @@ struct RenderCachesTests {
     tiny.textLayoutBytes = 0
     tiny.iconBytes = 0
     tiny.imageBytes = 0
+    tiny.textureBytes = 0
     let cold = try Renderer(backend: .cpu, caches: RenderCaches(budgets: tiny))
     let small = try Renderer(backend: .cpu, caches: RenderCaches(budgets: Self.small))
     let warm = try Renderer(backend: .cpu)
@@ -223,10 +224,80 @@ struct RenderCachesTests {
     _ = try a.render(try Self.label("Owned", x: 10), images: [:], timings: &timings)
     #expect(
       a.caches.stats.filter { $0.entries > 0 }.map(\.name) == [
-        "fonts", "font matches", "glyphs", "text masks", "text layouts", "icons",
+        "fonts", "font matches", "glyphs", "text masks", "text layouts", "icons", "textures",
       ])
     let b = try Renderer(backend: .cpu)
     #expect(b.caches.stats.allSatisfy { $0.entries == 0 }, "\(b.caches.stats)")
+  }
+
+  @Test(
+    "on the CPU the kept linear sources change no pixel: parts of one image read by later renders are converted then, other images are not mistaken for it, and the budget holds"
+  )
+  func keptLinearSources() throws {
+    // Held as a batch holds them: one SceneImages (and its fitted copies) per image.
+    let photo = SceneImages(["photo": ProceduralImages.landscape(width: 300, height: 100)])
+    let other = SceneImages(["photo": ProceduralImages.noise(width: 300, height: 100, seed: 4)])
+    func scene(_ x: Double) throws -> Scene {
+      try Scene(
+        json: Array(
+          #"""
+          {"version": 1, "size": {"width": 200, "height": 100}, "scale": 1, "background": "#203040",
+           "layers": [{"type": "image", "source": "photo", "frame": {"x": \#(x), "y": 0, "width": 300, "height": 100}},
+                      {"type": "glass", "frame": {"x": 40, "y": 30, "width": 120, "height": 40}}]}
+          """#.utf8))
+    }
+    var budgets = CacheBudgets()
+    budgets.textureBytes = 0
+    let fresh = try Renderer(backend: .cpu, caches: RenderCaches(budgets: budgets))
+    let keeping = try Renderer(backend: .cpu)
+    var timings = RenderTimings()
+    // The left part of the photo, then its right part, then the left again; then
+    // another image: each the same as a renderer that keeps nothing.
+    for (x, images) in [(0.0, photo), (-100, photo), (0, photo), (0, other)] {
+      let kept = try keeping.render(scene(x), images: images, timings: &timings)
+      let reference = try fresh.render(scene(x), images: images, timings: &timings)
+      #expect(kept == reference, "x \(x)")
+    }
+    let textures = try #require(keeping.caches.stats(named: "textures"))
+    // The photo's fitted copies (one per visible window) and the other image's.
+    #expect(textures.entries == 3 && textures.hits == 1, "\(textures)")
+    #expect(textures.bytes <= textures.budgetBytes)
+    #expect(fresh.caches.stats(named: "textures")?.entries == 0)
+  }
+
+  @Test("a kept linear source converts the rects a later import adds, and keeps those it converted")
+  func keptSourceRects() throws {
+    let backend = CPUBackend()
+    let image = ProceduralImages.landscape(width: 40, height: 30)
+    let descriptor = ImageDescriptor(size: image.size, format: .linearHalf)
+    /// The binary16 premultiplied linear value of pixel (x, y), from its own conversion.
+    func expected(_ x: Int, _ y: Int) -> SIMD4<Float> {
+      var bits = [UInt16](repeating: 0, count: 4)
+      bits.withUnsafeMutableBufferPointer {
+        PremultipliedLinear.convert(image, rect: PixelRect(x: x, y: y, width: 1, height: 1), into: $0.baseAddress!)
+      }
+      return SIMD4(bits.map { Half.float(bits: $0) })
+    }
+    let left = PixelRect(x: 0, y: 0, width: 10, height: 30)
+    let right = PixelRect(x: 25, y: 5, width: 15, height: 20)
+    let first = try backend.upload(RenderGraph.SourceImport(image: image, rects: [left]), as: descriptor)
+    first.materialize()
+    let second = try backend.upload(RenderGraph.SourceImport(image: image, rects: [right, left]), as: descriptor)
+    #expect(first === second, "the same storage is the same kept source")
+    #expect(second.pending?.rects == [right], "only the new rect is converted")
+    second.materialize()
+    for rect in [left, right] {
+      for y in rect.y..<rect.maxY {
+        for x in rect.x..<rect.maxX { #expect(second.linear[y * 40 + x] == expected(x, y), "(\(x), \(y))") }
+      }
+    }
+    let third = try backend.upload(RenderGraph.SourceImport(image: image, rects: [right]), as: descriptor)
+    #expect(third === first && third.pending == nil, "nothing left to convert")
+    // Another image is another source, even of the same size.
+    let other = try backend.upload(
+      RenderGraph.SourceImport(image: ProceduralImages.gradient(width: 40, height: 30), rects: [left]), as: descriptor)
+    #expect(other !== first)
+    #expect(backend.keptSourceStats().entries == 2)
   }
 
   @Test(

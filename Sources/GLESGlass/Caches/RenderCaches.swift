@@ -17,8 +17,9 @@ public struct CacheBudgets: Sendable, Hashable {
   public var iconBytes = 4 << 20
   /// Decoded images and copies fitted to frames (`ImageCache`).
   public var imageBytes = 256 << 20
-  /// Source textures the GPU backend keeps for later renders of the same images,
-  /// each charged its texture and the image it holds.
+  /// Sources a backend keeps converted for later renders of the same images (the
+  /// GPU's textures, the CPU's linear images; the "textures" cache), each charged
+  /// its converted pixels and the image it holds.
   public var textureBytes = 96 << 20
 
   /// The defaults: 64 MiB of fonts, 1 MiB of matches, 4 MiB of glyphs, 12 MiB of

@@ -8,13 +8,39 @@ public final class CPUBackend: @unchecked Sendable {
   private let lock = NSLock()
   /// Worker threads a render splits its rows across; nil for one a core (at most 8).
   public let threads: Int?
+  /// Linear sources kept from one render to the next, as the GPU backend keeps
+  /// source textures: an image a later render imports again (the same pixel
+  /// storage, as a batch's image cache hands out) is not converted again. The
+  /// conversion (sRGB to premultiplied binary16 linear, widened to Float) was a
+  /// quarter of a warm Landmarks render. An entry holds its image, so the storage
+  /// it is known by cannot be freed and reused by another image while it is kept.
+  private let kept: LRUCache<SourceIdentity, KeptSource>
 
-  /// A CPU backend on `threads` worker threads (nil: one a core, at most 8). The
+  /// An image's pixel storage and the descriptor it is converted to.
+  struct SourceIdentity: Hashable {
+    var storage: UInt
+    var descriptor: ImageDescriptor
+  }
+
+  struct KeptSource {
+    var image: RGBAImage
+    var linear: CPUImage
+  }
+
+  /// A CPU backend on `threads` worker threads (nil: one a core, at most 8) that
+  /// keeps at most `keptSourceBytes` of converted sources for later renders. The
   /// output is the same, byte for byte, whatever the count: rows are split into
   /// bands and every pixel is computed from its inputs alone.
-  public init(threads: Int? = nil) {
+  public init(threads: Int? = nil, keptSourceBytes: Int = CacheBudgets().textureBytes) {
     precondition(threads.map { $0 >= 1 } ?? true, "a CPU backend needs at least one thread")
     self.threads = threads
+    kept = LRUCache("textures", budgetBytes: keptSourceBytes)
+  }
+
+  /// A reader of the kept sources' stats (`RenderCaches.stats`, as "textures").
+  var keptSourceStats: @Sendable () -> CacheStats {
+    let kept = kept
+    return { kept.stats }
   }
 
   /// Images handed out by the pool and not yet returned (0 between renders).
@@ -34,6 +60,8 @@ final class CPUImage {
   var encoded: RGBAImage
   /// A source not yet converted; converted at first read, inside the render phase.
   var pending: RenderGraph.SourceImport?
+  /// The rectangles of a source converted so far (a kept source's, for later renders).
+  var converted: [PixelRect] = []
   /// The output wraps the caller's buffer; it and encoded sources are not pooled.
   var isPooled = true
 
@@ -63,6 +91,7 @@ final class CPUImage {
   func materialize() {
     guard let source = pending else { return }
     pending = nil
+    converted += source.rects
     encoded = RGBAImage(size: PixelSize(width: 0, height: 0), depth: .eight)
     let count = descriptor.size.pixelCount
     if linear.count != count {
@@ -110,11 +139,39 @@ extension CPUBackend: RenderBackend {
 
   func upload(_ source: RenderGraph.SourceImport, as descriptor: ImageDescriptor) throws -> CPUImage {
     // Nothing is converted here: the CPU backend has no upload. A linear source
-    // is converted at its first read, inside the render phase, into pooled storage
+    // is converted at its first read, inside the render phase: the rects a kept
+    // source has not converted yet, or all of a new one, into storage kept for
+    // later renders when it fits a quarter of the budget, else pooled storage
     // (a new 30 MB buffer costs more in page faults than the conversion itself).
     guard descriptor.format == .linearHalf else { return CPUImage(wrapping: source.image, descriptor: descriptor) }
-    let image = pool.acquire(descriptor) { CPUImage(descriptor, allocate: false) }
+    guard source.image.size.pixelCount > 0 else {
+      let image = pool.acquire(descriptor) { CPUImage(descriptor, allocate: false) }
+      image.pending = source
+      return image
+    }
+    let identity = SourceIdentity(storage: source.image.storageAddress, descriptor: descriptor)
+    if let entry = kept.value(forKey: identity) {
+      let image = entry.linear
+      let known = image.converted + (image.pending?.rects ?? [])
+      let missing = source.rects.filter { rect in !rect.isEmpty && !known.contains { $0.contains(rect) } }
+      if !missing.isEmpty {
+        image.pending = RenderGraph.SourceImport(image: source.image, rects: (image.pending?.rects ?? []) + missing)
+      }
+      return image
+    }
+    // Charged the linear pixels and the image it holds (by which it is known).
+    let bytes =
+      descriptor.size.pixelCount * MemoryLayout<SIMD4<Float>>.stride
+      + source.image.size.pixelCount * 4 * source.image.depth.rawValue / 8
+    guard bytes <= kept.budgetBytes / 4 else {
+      let image = pool.acquire(descriptor) { CPUImage(descriptor, allocate: false) }
+      image.pending = source
+      return image
+    }
+    let image = CPUImage(descriptor, allocate: false)
+    image.isPooled = false
     image.pending = source
+    kept.insert(KeptSource(image: source.image, linear: image), forKey: identity, bytes: bytes)
     return image
   }
 
@@ -131,6 +188,7 @@ extension CPUBackend: RenderBackend {
   func recycle(_ image: CPUImage, _ descriptor: ImageDescriptor) {
     guard image.isPooled else { return }
     image.pending = nil
+    image.converted = []
     pool.recycle(image, descriptor)
     _ = pool.trim(toBytes: 256 << 20)
   }

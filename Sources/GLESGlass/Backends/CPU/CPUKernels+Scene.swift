@@ -249,9 +249,17 @@ extension CPUKernels {
 extension CPUKernels {
   /// The input pixel at output + offset, mirrored at the input's edges.
   static func copy(_ p: Copy, source: Source, rect: PixelRect, target: Target) {
+    // Rows whose source columns need no mirroring: no index arithmetic per pixel.
+    // The final pass of every frame (to 8-bit sRGB) is such a copy of the canvas.
+    let inside = rect.x + p.offset.x >= 0 && rect.maxX + p.offset.x <= source.width
     parallelRows(rect.y..<rect.maxY, cost: rect.pixelCount) { rows in
       for y in rows {
         let sy = reflectIndex(y + p.offset.y, count: source.height)
+        if inside {
+          let row = source.pixels + sy * source.width + p.offset.x
+          for x in rect.x..<rect.maxX { target.store(row[x], x: x, y: y) }
+          continue
+        }
         for x in rect.x..<rect.maxX {
           let sx = reflectIndex(x + p.offset.x, count: source.width)
           target.store(source.pixels[sy * source.width + sx], x: x, y: y)

@@ -22,6 +22,9 @@ enum CPUKernels {
     let words: UnsafeMutablePointer<UInt16>?
     /// Composite premultiplied over the target (GL blending ONE, ONE_MINUS_SRC_ALPHA).
     var blend = false
+    /// The 8-bit encode's tables, read once here rather than through the global's
+    /// accessor at every pixel.
+    let encode8 = SRGB.encode8Tables
 
     /// The output stage of `common.glsl` (`emit`), then the blend.
     @inline(__always)
@@ -35,10 +38,9 @@ enum CPUKernels {
         let p = bytes.unsafelyUnwrapped + 4 * index
         var c = OutputEncoding.straight(value)
         if (c.w * 255 + 0.5).rounded(.down) == 0 { c = .zero }
-        let tables = SRGB.encode8Tables
-        p[0] = tables.encode(c.x)
-        p[1] = tables.encode(c.y)
-        p[2] = tables.encode(c.z)
+        p[0] = encode8.encode(c.x)
+        p[1] = encode8.encode(c.y)
+        p[2] = encode8.encode(c.z)
         p[3] = UInt8((c.w * 255 + 0.5).rounded(.down))
       case .srgb16:
         let p = words.unsafelyUnwrapped + 4 * index

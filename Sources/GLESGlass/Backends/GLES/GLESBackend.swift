@@ -593,14 +593,19 @@ final class GLESState {
       target.samples = .eight(values)
     case .sixteen(var values):
       target.samples = .eight([])
-      for rect in readback.rects {
-        let wide = (mapped + offset).assumingMemoryBound(to: UInt32.self)
-        for row in 0..<rect.height {
-          let d = 4 * ((rect.y + row) * width + rect.x)
-          let s = 4 * row * rect.width
-          for i in 0..<(4 * rect.width) { values[d + i] = UInt16(truncatingIfNeeded: wide[s + i]) }
+      // Narrowed through raw pointers: element by element through the array
+      // (bounds and uniqueness checks) cost several times the copy itself.
+      values.withUnsafeMutableBufferPointer { destination in
+        guard let base = destination.baseAddress else { return }
+        for rect in readback.rects {
+          let wide = (mapped + offset).assumingMemoryBound(to: UInt32.self)
+          for row in 0..<rect.height {
+            let d = base + 4 * ((rect.y + row) * width + rect.x)
+            let s = wide + 4 * row * rect.width
+            for i in 0..<(4 * rect.width) { d[i] = UInt16(truncatingIfNeeded: s[i]) }
+          }
+          offset += 16 * rect.pixelCount
         }
-        offset += 16 * rect.pixelCount
       }
       target.samples = .sixteen(values)
     }
