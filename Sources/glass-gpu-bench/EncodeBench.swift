@@ -91,7 +91,7 @@ struct EncodeBench: ParsableCommand {
       let ratios = reference(depth).map { String(format: "%8.2fx %8.2fx", median / $0.0, Double(bytes) / Double($0.1)) }
       print(
         String(
-          format: "%5d  %-40@ %9.2f %14.0f %12d %@", depth, name as NSString, median, raw / median / 1000, bytes,
+          format: "%5d  %@ %9.2f %14.0f %12d %@", depth, pad(name, 36), median, raw / median / 1000, bytes,
           (ratios ?? "") as NSString))
     }
     for (name, depth, median, bytes) in measured { line(depth, name, median, bytes) }
@@ -147,7 +147,7 @@ struct EncodeBench: ParsableCommand {
         let name = row["name"] as? String
       else { continue }
       if let missing = row["missing"] as? String {
-        print("    8  \(name): not installed (\(missing))")
+        print("    8  \(pad(name, 36)) not installed: \(missing)")
       } else if let ms = row["ms"] as? Double, let bytes = row["bytes"] as? Int {
         line(8, name, ms, bytes)
       }

@@ -263,6 +263,14 @@ struct BatchAPITests {
         let t = result.timings
         #expect(t.prepareMilliseconds > 0 && t.encodeMilliseconds > 0 && t.writeMilliseconds > 0, "\(backend) \(t)")
         #expect(backend == .gpu ? t.conversionMilliseconds > 0 : t.conversionMilliseconds == 0, "\(backend) \(t)")
+        // CPU time of each stage: some, and never more than its wall time (one thread each).
+        let pairs = [
+          (t.cpu.prepareMilliseconds, t.prepareMilliseconds), (t.cpu.encodeMilliseconds, t.encodeMilliseconds),
+          (t.cpu.writeMilliseconds, t.writeMilliseconds), (t.cpu.conversionMilliseconds, t.conversionMilliseconds),
+        ]
+        for (cpu, wall) in pairs { #expect(cpu >= 0 && cpu <= wall + 0.05, "\(backend) \(t)") }
+        #expect(t.cpu.encodeMilliseconds > 0 && t.cpu.totalMilliseconds > 0, "\(backend) \(t)")
+        #expect(result.reportLine.contains(#""cpu_ms":{"prepare":"#), "\(result.reportLine)")
         #expect(t.conversionMilliseconds <= t.renderMilliseconds, "\(backend): conversion is part of the render")
         #expect(
           abs(

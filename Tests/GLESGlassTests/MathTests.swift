@@ -78,6 +78,30 @@ struct MathTests {
     }
   }
 
+  @Test("the four-lane Half.round gives the bits of the one-lane one on every class of value, signs and NaN included")
+  func halfRoundingFourLanes() {
+    var values: [Float] = [
+      0, -0, 1, -1, 0.5, 65504, -65504, 65519.99, 65520, 1e-8, -1e-8, 6.1e-5, 6.103515625e-5, 5.96e-8, -5.96e-8, 3e-8,
+      2.98e-8, -2.98e-8, 1e-30, -1e-30, .infinity, -.infinity, .nan, -.nan, .greatestFiniteMagnitude, 1e20, -1e20,
+      .leastNonzeroMagnitude, -.leastNonzeroMagnitude,
+    ]
+    var seed: UInt32 = 99
+    for _ in 0..<40000 {
+      seed = seed &* 1_664_525 &+ 1_013_904_223
+      values.append(Float(bitPattern: seed))  // every class: sign, exponent and mantissa random
+    }
+    while values.count % 4 != 0 { values.append(0) }
+    for start in stride(from: 0, to: values.count, by: 4) {
+      let lanes = SIMD4(values[start], values[start + 1], values[start + 2], values[start + 3])
+      let four = Half.round(lanes)
+      for k in 0..<4 {
+        let one = Half.round(lanes[k])
+        let same = one.isNaN ? four[k].isNaN && four[k].bitPattern == lanes[k].bitPattern : four[k].bitPattern == one.bitPattern
+        #expect(same, "\(lanes[k]) (\(String(lanes[k].bitPattern, radix: 16))): \(four[k]) against \(one)")
+      }
+    }
+  }
+
   @Test("reflectIndex and MirrorCanvas follow the definition, written apart from them")
   func mirrorAgainstDefinition() {
     for n in [1, 2, 3, 5, 8] {

@@ -75,8 +75,25 @@ public struct BatchTimings: Sendable, Equatable {
   public var encodeMilliseconds = 0.0
   /// Writing them: the temporary file written and renamed into place.
   public var writeMilliseconds = 0.0
+  /// The CPU milliseconds of prepare, conversion, encode and write, each on the
+  /// thread that did it: what they cost a core, whatever else ran (the wall
+  /// times above count waiting for a core the renderer's threads held).
+  public var cpu = StageCPU()
 
-  /// Prepare, conversion, encode and write: the frame's CPU outside rendering.
+  /// CPU milliseconds of the stages outside rendering.
+  public struct StageCPU: Sendable, Equatable {
+    public var prepareMilliseconds = 0.0
+    public var conversionMilliseconds = 0.0
+    public var encodeMilliseconds = 0.0
+    public var writeMilliseconds = 0.0
+
+    /// Their sum: the frame's CPU outside rendering, in milliseconds of one core.
+    public var totalMilliseconds: Double {
+      prepareMilliseconds + conversionMilliseconds + encodeMilliseconds + writeMilliseconds
+    }
+  }
+
+  /// Prepare, conversion, encode and write, wall: the frame's time outside rendering.
   public var outsideRenderMilliseconds: Double {
     prepareMilliseconds + conversionMilliseconds + encodeMilliseconds + writeMilliseconds
   }
@@ -89,6 +106,10 @@ public struct BatchTimings: Sendable, Equatable {
     conversionMilliseconds += other.conversionMilliseconds
     encodeMilliseconds += other.encodeMilliseconds
     writeMilliseconds += other.writeMilliseconds
+    cpu.prepareMilliseconds += other.cpu.prepareMilliseconds
+    cpu.conversionMilliseconds += other.cpu.conversionMilliseconds
+    cpu.encodeMilliseconds += other.cpu.encodeMilliseconds
+    cpu.writeMilliseconds += other.cpu.writeMilliseconds
   }
 }
 
@@ -153,6 +174,14 @@ public struct BatchResult: Sendable {
             ("prepare_ms", ms(timings.prepareMilliseconds)), ("wait_ms", ms(timings.waitMilliseconds)),
             ("render_ms", ms(timings.renderMilliseconds)), ("conversion_ms", ms(timings.conversionMilliseconds)),
             ("encode_ms", ms(timings.encodeMilliseconds)), ("write_ms", ms(timings.writeMilliseconds)),
+          ])
+        ))
+      members.append(
+        (
+          "cpu_ms",
+          .object([
+            ("prepare", ms(timings.cpu.prepareMilliseconds)), ("conversion", ms(timings.cpu.conversionMilliseconds)),
+            ("encode", ms(timings.cpu.encodeMilliseconds)), ("write", ms(timings.cpu.writeMilliseconds)),
           ])
         ))
     }
@@ -435,6 +464,7 @@ public final class BatchRenderer: @unchecked Sendable {
     case .success(let image):
       result.timings.renderMilliseconds = busy * 1000
       result.timings.conversionMilliseconds = timings.readbackMilliseconds
+      result.timings.cpu.conversionMilliseconds = timings.readbackCPUMilliseconds
       result.backend = timings.fallbackReason == nil ? renderer.backendName : "cpu"
       toWrite.push(Rendered(result: result, output: job.prepared.output, image: image))
     case .failure(let error):
@@ -453,6 +483,7 @@ public final class BatchRenderer: @unchecked Sendable {
     let job = taken.job
     var result = taken.result
     let start = Date()
+    let cpuStart = threadCPUMilliseconds()
     var phase = BatchPhase.read
     do {
       var file: SceneFile
@@ -494,6 +525,7 @@ public final class BatchRenderer: @unchecked Sendable {
         from: (job.scenePath.map { [$0] } ?? []) + file.scene.imageReferences.map { file.resolve($0.path) }
           + options.protectedFiles)
       result.timings.prepareMilliseconds = milliseconds(since: start)
+      result.timings.cpu.prepareMilliseconds = threadCPUMilliseconds() - cpuStart
       return .ready(Prepared(result: result, render: prepared, output: output, queued: Date()))
     } catch {
       return .failed(result.failed(in: phase, with: error))
@@ -507,6 +539,8 @@ public final class BatchRenderer: @unchecked Sendable {
       let times = try rendered.output.write(rendered.image, encoding: options.encoding)
       result.timings.encodeMilliseconds = times.encodeMilliseconds
       result.timings.writeMilliseconds = times.writeMilliseconds
+      result.timings.cpu.encodeMilliseconds = times.encodeCPUMilliseconds
+      result.timings.cpu.writeMilliseconds = times.writeCPUMilliseconds
       var info = stat()
       if stat(rendered.output.target, &info) == 0 { result.bytes = Int(info.st_size) }
     } catch {

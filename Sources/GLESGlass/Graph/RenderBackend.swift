@@ -17,6 +17,10 @@ public struct RenderTimings: Codable, Sendable, Equatable {
   /// With `.auto`, why this render ran on the CPU although a GPU was there (not
   /// part of the JSON).
   public var fallbackReason: String?
+  /// CPU milliseconds of the readback on the thread that did it: copying (and at
+  /// 16 bits converting) the GPU's pixels into the image, the fence's wait
+  /// excluded (not part of the JSON; 0 on the CPU backend).
+  public var readbackCPUMilliseconds = 0.0
 
   /// All zero.
   public init() {}
@@ -44,6 +48,21 @@ func milliseconds() -> Double {
   var t = timespec()
   clock_gettime(CLOCK_MONOTONIC, &t)
   return Double(t.tv_sec) * 1000 + Double(t.tv_nsec) / 1_000_000
+}
+
+/// CPU milliseconds this thread has run: what a stage costs a core, whatever
+/// else shares the machine (wall time counts the time the thread waited for one).
+func threadCPUMilliseconds() -> Double {
+  var t = timespec()
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+  return Double(t.tv_sec) * 1000 + Double(t.tv_nsec) / 1_000_000
+}
+
+/// How a readback's time went: waiting for the GPU to finish, then the CPU
+/// milliseconds of the copy into the image (the wait, which may spin, excluded).
+struct ReadbackTimes {
+  var waited = 0.0
+  var copyCPU = 0.0
 }
 
 /// What a backend implements: the primitives, and images to run them on. The
@@ -80,8 +99,9 @@ protocol RenderBackend: AnyObject {
   /// fence). The CPU backend hands its storage back to `target` here.
   func startReadback(_ image: Image, rects: [PixelRect], target: inout RGBAImage) throws -> Readback
   /// Waits for a readback and places its pixels in `target`; returns the
-  /// milliseconds spent waiting for the passes to complete.
-  func finishReadback(_ readback: Readback, into target: inout RGBAImage) throws -> Double
+  /// milliseconds spent waiting for the passes to complete, and the CPU
+  /// milliseconds of the copy.
+  func finishReadback(_ readback: Readback, into target: inout RGBAImage) throws -> ReadbackTimes
   /// Lets go of a readback no one will wait for.
   func abandonReadback(_ readback: Readback)
 }
@@ -220,17 +240,21 @@ enum RenderExecutor {
     submission.readback = nil
     var waited = 0.0
     var readTime = 0.0
+    var readCPU = 0.0
     try backend.perform {
       defer { backend.recycle(submission.output, submission.outputDescriptor) }
       let start = milliseconds()
-      waited = try backend.finishReadback(readback, into: &submission.target)
+      let times = try backend.finishReadback(readback, into: &submission.target)
+      waited = times.waited
       readTime = milliseconds() - start - waited
+      readCPU = times.copyCPU
     }
     if trace { traceLine(String(format: "waited for the passes %.3f ms, readback %.3f ms", waited, readTime)) }
     if backend.hasTransfers {
       timings.uploadMilliseconds += submission.upload
       timings.renderMilliseconds += submission.submit + waited
       timings.readbackMilliseconds += readTime
+      timings.readbackCPUMilliseconds += readCPU
     } else {
       timings.renderMilliseconds += submission.upload + submission.submit + waited + readTime
     }

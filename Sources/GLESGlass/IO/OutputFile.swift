@@ -146,6 +146,10 @@ extension PNGCodec {
       public var encodeMilliseconds = 0.0
       /// Writing those bytes out.
       public var writeMilliseconds = 0.0
+      /// The CPU milliseconds of each on this thread (the wall times count waiting
+      /// for a core, and for the disk).
+      public var encodeCPUMilliseconds = 0.0
+      public var writeCPUMilliseconds = 0.0
     }
 
     /// Encodes `image` as `encoding` says (the format from the output's extension,
@@ -158,11 +162,15 @@ extension PNGCodec {
       let format = try encoding.format(forPath: path)
       var timings = WriteTimings()
       let start = milliseconds()
+      let cpuStart = threadCPUMilliseconds()
       try encoding.encode(image, as: format, name: path) { bytes in
         let encoded = milliseconds()
+        let cpuEncoded = threadCPUMilliseconds()
         timings.encodeMilliseconds = encoded - start
+        timings.encodeCPUMilliseconds = cpuEncoded - cpuStart
         if inPlace { try writeInPlace(bytes) } else { try replace(with: bytes) }
         timings.writeMilliseconds = milliseconds() - encoded
+        timings.writeCPUMilliseconds = threadCPUMilliseconds() - cpuEncoded
       }
       finished = true
       return timings

@@ -287,7 +287,7 @@ extension CPUBackend: RenderBackend {
     image.encoded = RGBAImage(size: PixelSize(width: 0, height: 0), depth: .eight)
   }
 
-  func finishReadback(_ readback: Void, into target: inout RGBAImage) throws -> Double { 0 }
+  func finishReadback(_ readback: Void, into target: inout RGBAImage) throws -> ReadbackTimes { ReadbackTimes() }
 
   func abandonReadback(_ readback: Void) {}
 }

@@ -257,6 +257,10 @@ extension CPUKernels {
         let sy = reflectIndex(y + p.offset.y, count: source.height)
         if inside {
           let row = source.pixels + sy * source.width + p.offset.x
+          if target.format == .srgb8 && !target.blend {
+            target.storeSRGB8Row(row + rect.x, count: rect.width, x: rect.x, y: y)
+            continue
+          }
           for x in rect.x..<rect.maxX { target.store(row[x], x: x, y: y) }
           continue
         }

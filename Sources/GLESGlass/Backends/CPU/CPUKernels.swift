@@ -26,6 +26,28 @@ enum CPUKernels {
     /// accessor at every pixel.
     let encode8 = SRGB.encode8Tables
 
+    /// `store` of `count` pixels to 8-bit sRGB, without blending, from `x` in row
+    /// `y`: the same values, with the format and blend decided once for the row
+    /// (the last pass of every frame writes the whole canvas this way).
+    @inline(__always)
+    func storeSRGB8Row(_ pixels: UnsafePointer<SIMD4<Float>>, count: Int, x: Int, y: Int) {
+      let out = bytes.unsafelyUnwrapped + 4 * (y * width + x)
+      let tables = encode8
+      for i in 0..<count {
+        var c = OutputEncoding.straight(pixels[i])
+        // floor(a * 255 + 0.5) for a in [0, 1]: the value is positive, so the
+        // conversion's truncation is the floor (no call into libm's floorf,
+        // which the x86-64 baseline has no instruction for).
+        let alpha = UInt8(truncatingIfNeeded: Int32(c.w * 255 + 0.5))
+        if alpha == 0 { c = .zero }
+        let p = out + 4 * i
+        p[0] = tables.encode(c.x)
+        p[1] = tables.encode(c.y)
+        p[2] = tables.encode(c.z)
+        p[3] = alpha
+      }
+    }
+
     /// The output stage of `common.glsl` (`emit`), then the blend.
     @inline(__always)
     func store(_ value: SIMD4<Float>, x: Int, y: Int) {
@@ -298,9 +320,23 @@ enum OutputEncoding {
 }
 
 extension Half {
-  /// `round` on each lane.
+  /// `round` on each lane, the four at once: the same bits as `round(_: Float)`
+  /// lane by lane (HalfTests checks it on every class of value), without its
+  /// branches. Normal results round the Float's mantissa to 10 bits; subnormal
+  /// ones are multiples of 2^-24, rounded to nearest even by adding and taking
+  /// away 1.5 * 2^23 (exact below 2^22), their sign put back (so -0 stays -0).
   @inline(__always)
   static func round(_ v: SIMD4<Float>) -> SIMD4<Float> {
-    SIMD4(round(v.x), round(v.y), round(v.z), round(v.w))
+    let bits = unsafeBitCast(v, to: SIMD4<UInt32>.self)
+    let sign = bits & 0x8000_0000
+    let magnitude = bits & 0x7FFF_FFFF
+    let normal = (magnitude &+ 0x0FFF &+ ((magnitude &>> 13) & 1)) & 0xFFFF_E000
+    let magic: Float = 12_582_912
+    let scaled = ((v * 16_777_216 + magic) - magic) * (1 / 16_777_216)
+    let subnormal = unsafeBitCast(scaled, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF
+    var result = sign | normal.replacing(with: subnormal, where: magnitude .< 0x3880_0000)
+    result.replace(with: sign | 0x7F80_0000, where: magnitude .>= 0x477F_F000)
+    result.replace(with: bits, where: magnitude .> 0x7F80_0000)
+    return unsafeBitCast(result, to: SIMD4<Float>.self)
   }
 }

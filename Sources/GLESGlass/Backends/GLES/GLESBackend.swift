@@ -184,7 +184,7 @@ extension GLESBackend: RenderBackend {
     try state.startReadback(image, rects: rects, depth: target.depth)
   }
 
-  func finishReadback(_ readback: GLReadback, into target: inout RGBAImage) throws -> Double {
+  func finishReadback(_ readback: GLReadback, into target: inout RGBAImage) throws -> ReadbackTimes {
     try state.finishReadback(readback, into: &target)
   }
 
@@ -549,7 +549,7 @@ final class GLESState {
 
   /// Waits for a readback's fence, then copies its rects out of the mapped
   /// buffer into `target`; returns the milliseconds spent waiting.
-  func finishReadback(_ readback: GLReadback, into target: inout RGBAImage) throws -> Double {
+  func finishReadback(_ readback: GLReadback, into target: inout RGBAImage) throws -> ReadbackTimes {
     defer { abandon(readback) }
     let start = milliseconds()
     if let fence = readback.fence {
@@ -565,6 +565,7 @@ final class GLESState {
       }
     }
     let waited = milliseconds() - start
+    let copyStart = threadCPUMilliseconds()
     glBindBuffer(glEnum(GL_PIXEL_PACK_BUFFER), readback.buffer.name)
     defer { glBindBuffer(glEnum(GL_PIXEL_PACK_BUFFER), 0) }
     guard
@@ -610,7 +611,7 @@ final class GLESState {
       target.samples = .sixteen(values)
     }
     try checkGLError("reading back the result")
-    return waited
+    return ReadbackTimes(waited: waited, copyCPU: threadCPUMilliseconds() - copyStart)
   }
 
   /// Deletes a readback's fence and returns its buffer (for the next readback);
