@@ -238,9 +238,9 @@ struct BatchBench: ParsableCommand {
     let total = cpu.reduce(0) { $0 + $1.1 }
     return "frame CPU outside rendering (CPU ms of one core per frame, the batch's own counters): "
       + cpu.map { String(format: "%@ %.1f", $0.0 as NSString, $0.1) }.joined(separator: " + ")
-      + String(
-        format: " = %.1f ms (goal: under 10; wall in the batch, waiting for a core included: %.1f ms); %@ mean %.0f bytes",
-        total, wall.reduce(0, +), format.displayName as NSString, stats.mean("bytes"))
+      + String(format: " = %.1f ms (goal: under 10; ", total)
+      + String(format: "wall in the batch, waiting for a core included: %.1f ms); ", wall.reduce(0, +))
+      + String(format: "%@ mean %.0f bytes", format.displayName as NSString, stats.mean("bytes"))
   }
 
   /// The median milliseconds (upload + render + readback) of the scene rendered

@@ -96,7 +96,8 @@ struct MathTests {
       let four = Half.round(lanes)
       for k in 0..<4 {
         let one = Half.round(lanes[k])
-        let same = one.isNaN ? four[k].isNaN && four[k].bitPattern == lanes[k].bitPattern : four[k].bitPattern == one.bitPattern
+        let same =
+          one.isNaN ? four[k].isNaN && four[k].bitPattern == lanes[k].bitPattern : four[k].bitPattern == one.bitPattern
         #expect(same, "\(lanes[k]) (\(String(lanes[k].bitPattern, radix: 16))): \(four[k]) against \(one)")
       }
     }

@@ -82,9 +82,13 @@ public struct BatchTimings: Sendable, Equatable {
 
   /// CPU milliseconds of the stages outside rendering.
   public struct StageCPU: Sendable, Equatable {
+    /// Reading and preparing the job, on its preparing thread.
     public var prepareMilliseconds = 0.0
+    /// Copying the GPU's readback into the image, on the GL thread (0 on the CPU backend).
     public var conversionMilliseconds = 0.0
+    /// Encoding the output file, on its writing thread.
     public var encodeMilliseconds = 0.0
+    /// Writing it, on its writing thread.
     public var writeMilliseconds = 0.0
 
     /// Their sum: the frame's CPU outside rendering, in milliseconds of one core.

@@ -146,9 +146,11 @@ extension PNGCodec {
       public var encodeMilliseconds = 0.0
       /// Writing those bytes out.
       public var writeMilliseconds = 0.0
-      /// The CPU milliseconds of each on this thread (the wall times count waiting
-      /// for a core, and for the disk).
+      /// The CPU milliseconds of the encode on this thread (the wall time counts
+      /// waiting for a core).
       public var encodeCPUMilliseconds = 0.0
+      /// The CPU milliseconds of the write on this thread (the wall time counts
+      /// waiting for a core and for the disk).
       public var writeCPUMilliseconds = 0.0
     }
 
