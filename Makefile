@@ -118,6 +118,7 @@ bench: release
 	.build/release/glass-gpu-bench hostile
 	.build/release/glass-gpu-bench encode
 	.build/release/glass-gpu-bench batch
+	.build/release/glass-gpu-bench batch --format jpeg --loop-jobs 20
 	.build/release/glass-gpu-bench batch --memory
 
 # Regenerates the demo photos and icons from their procedural descriptions.

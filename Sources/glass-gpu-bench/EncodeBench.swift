@@ -54,9 +54,8 @@ struct EncodeBench: ParsableCommand {
     let sixteen = try renderer.render(file.scene, images: images, depth: .sixteen, timings: &timings)
     print("glass-gpu-bench encode: \(scene), \(eight.size) px, median of \(runs) encodes on one thread")
     print(
-      String(
-        format: "%-5@  %-40@ %9@ %14@ %12@ %9@ %9@", "depth", "encoder", "ms", "MB/s of RGBA", "file bytes",
-        "time", "bytes") + "   (time and bytes: against libdeflate level 1, up, at that depth)")
+      "depth  \(pad("encoder", 36))        ms   MB/s of RGBA   file bytes      time     bytes"
+        + "   (time and bytes: against libdeflate level 1, up, at that depth)")
     typealias Row = (String, RGBAImage, () throws -> [UInt8])
     let rows: [Row] = [
       ("fast (compression 1, the default)", eight, { try PNGCodec.encode(eight, with: .fast()) }),
