@@ -353,11 +353,25 @@ static inline size_t fp_run_end(const uint8_t *p, size_t i, size_t n) {
   return j;
 }
 
+// The length of the next match of a run of `run` zeros (at least 3): 258 at
+// most, and never leaving 1 or 2 bytes, which no match can take.
+static inline size_t fp_piece(size_t run) { return run > 258 ? (run - 258 < 3 ? run - 3 : 258) : run; }
+
+// The zero run at the zero chunk at i of row `p`: its end, and its length after
+// the literal zero it starts with when the byte before it is not zero (a match
+// at distance 1 repeats the byte before). Counting and writing walk rows alike
+// through it.
+static inline size_t fp_zero_run(const uint8_t *p, size_t i, size_t n, size_t *end, int *leading_literal) {
+  *end = fp_run_end(p, i, n);
+  *leading_literal = p[i - 1] != 0;
+  return *end - i - (size_t)*leading_literal;
+}
+
 // Counts the symbols of a run of `run` zeros after a zero byte: lengths of 3 to
 // 258 at distance 1, and literal zeros for a remainder under 3.
 static inline void fp_count_run(uint32_t *freq, const fp_length_table *t, size_t run) {
   while (run >= 3) {
-    size_t len = run > 258 ? (run - 258 < 3 ? run - 3 : 258) : run;
+    size_t len = fp_piece(run);
     freq[t->symbol[len]]++;
     run -= len;
   }
@@ -372,12 +386,10 @@ static void fp_count_row(uint32_t *freq, uint32_t (*lit)[256], const fp_length_t
   size_t i = 1;
   while (i + 16 <= n) {
     if (fp_zero16(p + i)) {
-      size_t end = fp_run_end(p, i, n);
-      size_t run = end - i;
-      if (p[i - 1] != 0) {
-        freq[0]++;
-        run--;
-      }
+      size_t end;
+      int leading;
+      size_t run = fp_zero_run(p, i, n, &end, &leading);
+      freq[0] += (uint32_t)leading;
       fp_count_run(freq, t, run);
       i = end;
       continue;
@@ -416,7 +428,7 @@ static inline void fp_literal(fp_bits *w, const uint32_t *lit, uint8_t byte) {
 // Writes a run of `run` zeros after a zero byte (distance code 0 is one bit, 0).
 static inline void fp_write_run(fp_bits *w, const uint32_t *lit, const fp_length_table *t, size_t run) {
   while (run >= 3) {
-    size_t len = run > 258 ? (run - 258 < 3 ? run - 3 : 258) : run;
+    size_t len = fp_piece(run);
     uint32_t e = lit[t->symbol[len]];
     fp_put(w, e & 0xFFFF, e >> 16);
     fp_put(w, t->extra_value[len], t->extra_bits[len]);
@@ -437,12 +449,10 @@ static void fp_write_row(fp_bits *w, const uint32_t *lit, const fp_length_table 
   size_t i = 1;
   while (i + 16 <= n) {
     if (fp_zero16(p + i)) {
-      size_t end = fp_run_end(p, i, n);
-      size_t run = end - i;
-      if (p[i - 1] != 0) {
-        fp_literal(w, lit, 0);
-        run--;
-      }
+      size_t end;
+      int leading;
+      size_t run = fp_zero_run(p, i, n, &end, &leading);
+      if (leading) fp_literal(w, lit, 0);
       fp_write_run(w, lit, t, run);
       i = end;
       continue;

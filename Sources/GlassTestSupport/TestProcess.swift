@@ -107,6 +107,11 @@ public enum TestProcess {
   ) throws -> Result {
     var environment = environment
     environment["GLASS_GPU"] = glassGPU.path
+    // Not inherited: a test that sets it in this process (for the snapshot
+    // strategy's report) would send every goldens run of the tests beside it
+    // into its folder, which it then removes (CI saw "cannot write
+    // .../artifacts/lock.png"). A caller that wants it passes it.
+    if environment["SNAPSHOT_ARTIFACTS"] == nil { environment["SNAPSHOT_ARTIFACTS"] = "" }
     if let shell {
       return try run(
         URL(fileURLWithPath: "/bin/sh"), ["-c", shell, "sh"] + arguments, environment: environment, in: directory,

@@ -75,6 +75,29 @@ struct FastPNGEncoderTests {
     }
   }
 
+  @Test("zlib's inflate (Python's zlib module) accepts every stream, Adler-32 checked, at the rows' length")
+  func zlibInflates() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("FastPNGEncoderTests-\(UUID())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    var paths: [String] = []
+    for (width, height) in [(1, 1), (4097, 3), (301, 67)] {
+      for (name, image) in Self.contents(width: width, height: height, seed: 7) {
+        for (depth, picture) in [(8, image), (16, Self.sixteen(image, seed: 5))] {
+          let path = folder.appendingPathComponent("\(name)-\(width)x\(height)-\(depth).png").path
+          try Data(PNGCodec.encode(picture, with: .fast(bandBytes: width == 301 ? 3000 : 0)))
+            .write(to: URL(fileURLWithPath: path))
+          paths.append(path)
+        }
+      }
+    }
+    let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("codecs/inflate_check.py").path
+    let result = try TestProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", script] + paths, timeout: 120)
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.split(separator: "\n").filter { $0.contains(": ok ") }.count == paths.count)
+  }
+
   @Test("AVX2 and SSE2 write the same bytes")
   func simdPathsAgree() throws {
     let image = ProceduralPhotos.flowers(width: 301, height: 67)

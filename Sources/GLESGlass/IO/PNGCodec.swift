@@ -343,14 +343,15 @@ public enum PNGCodec {
     return (value >= 10 ? String(Int(value.rounded())) : String(format: "%.2g", value)) + " megapixels"
   }
 
-  /// How rows are filtered before deflate (PNG filter types 0, 1 and 2).
+  /// How rows are filtered before libdeflate (PNG filter types 0, 1 and 2), at
+  /// compression 0 and 2 to 12; the fast encoder (compression 1) always uses Paeth.
   public enum RowFilter: Int, Sendable, CaseIterable {
     /// Rows as they are: what compression 0 uses.
     case none = 0
     /// Each byte minus the byte one pixel to its left.
     case sub = 1
-    /// Each byte minus the byte one row above: the default (smaller and faster
-    /// to deflate than Sub on rendered images; `glass-gpu-bench encode`).
+    /// Each byte minus the byte one row above: libdeflate's levels' default
+    /// (smaller and faster to deflate than Sub on rendered images).
     case up = 2
   }
 
