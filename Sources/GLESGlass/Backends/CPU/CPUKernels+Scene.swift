@@ -8,23 +8,61 @@ extension CPUKernels {
 
   /// `paint(p) * coverage(p)`.
   static func fill(_ p: FillShape, mask: Source?, rect: PixelRect, target: Target) {
+    // A solid square-cornered box, unblended: its inside is one value.
+    let inner =
+      mask == nil && p.mask == nil && p.paint.kind == .solid ? interior(p.shape, rect, target) : rect.x..<rect.x
+    let value = Half.round(p.paint.colors[0])
     parallelRows(rect.y..<rect.maxY, cost: rect.pixelCount * 8) { rows in
       for y in rows {
         let cy = Float(y) + 0.5
-        for x in rect.x..<rect.maxX {
-          let point = SIMD2(Float(x) + 0.5, cy)
-          var coverage = p.shape.coverage(point.x, point.y)
-          if let mask, let origin = p.mask {
-            // The mask's alpha, 0 outside it.
-            let mx = x - origin.x
-            let my = y - origin.y
-            let inside = mx >= 0 && my >= 0 && mx < mask.width && my < mask.height
-            coverage *= inside ? mask.pixels[my * mask.width + mx].w : 0
+        func general(_ xs: Range<Int>) {
+          for x in xs {
+            let point = SIMD2(Float(x) + 0.5, cy)
+            var coverage = p.shape.coverage(point.x, point.y)
+            if let mask, let origin = p.mask {
+              // The mask's alpha, 0 outside it.
+              let mx = x - origin.x
+              let my = y - origin.y
+              let inside = mx >= 0 && my >= 0 && mx < mask.width && my < mask.height
+              coverage *= inside ? mask.pixels[my * mask.width + mx].w : 0
+            }
+            target.store(p.paint.color(point) * coverage, x: x, y: y)
           }
-          target.store(p.paint.color(point) * coverage, x: x, y: y)
         }
+        let span = covered(inner, p.shape, cy)
+        general(rect.x..<span.lowerBound)
+        if !span.isEmpty {
+          let row = target.linear.unsafelyUnwrapped + y * target.width
+          for x in span { row[x] = value }  // store(color * 1): the colour, rounded
+        }
+        general(span.upperBound..<rect.maxX)
       }
     }
+  }
+
+  /// The columns of `rect` a square-cornered box `shape` may cover fully in every
+  /// row, when `target` takes plain stores (linear, no blend): a span to try with
+  /// `covered`; empty otherwise, and for any other shape.
+  static func interior(_ shape: ShapeGeometry, _ rect: PixelRect, _ target: Target) -> Range<Int> {
+    guard shape.kind == .roundedBox, shape.radii == .zero, !target.blend, target.format == .linearHalf else {
+      return rect.x..<rect.x
+    }
+    let b = shape.bounds
+    let lower = max(rect.x, Int(b.minX.rounded(.up)))
+    let upper = min(rect.maxX, Int(b.maxX.rounded(.down)))
+    return lower < upper ? lower..<upper : rect.x..<rect.x
+  }
+
+  /// `span` when the box `shape` covers every pixel of it in the row at `cy`
+  /// (coverage exactly 1), else an empty span at its start. Only the two ends are
+  /// measured: inside a square-cornered box the distance is max(|x - cx| - hx,
+  /// |y - cy| - hy), and |x - cx|, rounded or not, is largest at an end of any
+  /// run of columns, so the ends' coverage bounds every pixel's between.
+  static func covered(_ span: Range<Int>, _ shape: ShapeGeometry, _ cy: Float) -> Range<Int> {
+    guard !span.isEmpty, shape.coverage(Float(span.lowerBound) + 0.5, cy) == 1,
+      shape.coverage(Float(span.upperBound - 1) + 0.5, cy) == 1
+    else { return span.lowerBound..<span.lowerBound }
+    return span
   }
 
   // MARK: draw_image.glsl
@@ -32,15 +70,33 @@ extension CPUKernels {
   /// The image's pixel (transparent outside it) times the clip's coverage and the
   /// opacity.
   static func drawImage(_ p: DrawImage, source: Source, rect: PixelRect, target: Target) {
+    // Where the clip covers fully, at opacity 1 and inside the image: the image's
+    // pixels, rounded, a row at a time.
+    let candidate = p.opacity == 1 ? interior(p.clip, rect, target) : rect.x..<rect.x
+    let lower = max(candidate.lowerBound, p.origin.x)
+    let upper = min(candidate.upperBound, p.origin.x + source.width)
+    let inner = lower < upper ? lower..<upper : rect.x..<rect.x
     parallelRows(rect.y..<rect.maxY, cost: rect.pixelCount * 4) { rows in
       for y in rows {
         let iy = y - p.origin.y
-        for x in rect.x..<rect.maxX {
-          let ix = x - p.origin.x
-          var c = SIMD4<Float>.zero
-          if ix >= 0 && iy >= 0 && ix < source.width && iy < source.height { c = source.pixels[iy * source.width + ix] }
-          target.store(c * (p.clip.coverage(Float(x) + 0.5, Float(y) + 0.5) * p.opacity), x: x, y: y)
+        func general(_ xs: Range<Int>) {
+          for x in xs {
+            let ix = x - p.origin.x
+            var c = SIMD4<Float>.zero
+            if ix >= 0 && iy >= 0 && ix < source.width && iy < source.height {
+              c = source.pixels[iy * source.width + ix]
+            }
+            target.store(c * (p.clip.coverage(Float(x) + 0.5, Float(y) + 0.5) * p.opacity), x: x, y: y)
+          }
         }
+        let span = iy >= 0 && iy < source.height ? covered(inner, p.clip, Float(y) + 0.5) : rect.x..<rect.x
+        general(rect.x..<span.lowerBound)
+        if !span.isEmpty {
+          let row = target.linear.unsafelyUnwrapped + y * target.width
+          let pixels = source.pixels + iy * source.width - p.origin.x
+          for x in span { row[x] = Half.round(pixels[x]) }  // store(c * (1 * 1))
+        }
+        general(span.upperBound..<rect.maxX)
       }
     }
   }
