@@ -7,7 +7,7 @@
 // than Up on the Landmarks frame for about 1 ms. The zlib stream is a series of
 // dynamic-Huffman blocks, one per band of rows (about 256 KiB of filtered bytes,
 // filtered once into a buffer that stays in cache). Each band's code is built from
-// a sample of its rows (every eighth), with every literal and length counted at
+// a sample of its rows (every 16th), with every literal and length counted at
 // least once so that any byte the band holds has a code. The only matches are
 // runs of zero bytes at distance 1: whole 16-byte zero chunks found with one
 // SIMD compare, which is where filtering flat areas leaves nothing to code.
@@ -32,7 +32,7 @@
 #define FP_CL_LIMIT 7        // longest code-length code, bits (deflate's own limit)
 #define FP_NLIT 286          // literals, end of block, 29 lengths
 #define FP_BAND_BYTES (256 * 1024)
-#define FP_SAMPLE_EVERY 8
+#define FP_SAMPLE_EVERY 16
 
 // MARK: Bits
 
@@ -616,7 +616,7 @@ size_t cpng_fast_zlib(const void *pixels, uint32_t width, uint32_t height, int d
     const size_t bytes = (size_t)(y1 - y0) * n;
     for (uint32_t y = y0; y < y1; y++) fp_filter_row(src, y, band + (size_t)(y - y0) * n);
     adler = libdeflate_adler32(adler, band, bytes);
-    // The band's code, from every fourth row: each literal and length counts
+    // The band's code, from every 16th row: each literal and length counts
     // at least once, so that any row can be coded.
     uint32_t freq[FP_NLIT], lit[4][256];
     for (int s = 0; s < FP_NLIT; s++) freq[s] = 1;
