@@ -77,8 +77,7 @@ struct FastPNGEncoderTests {
 
   @Test("zlib's inflate (Python's zlib module) accepts every stream, Adler-32 checked, at the rows' length")
   func zlibInflates() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("FastPNGEncoderTests-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     var paths: [String] = []
     for (width, height) in [(1, 1), (4097, 3), (301, 67)] {

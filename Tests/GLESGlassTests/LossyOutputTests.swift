@@ -124,8 +124,7 @@ struct LossyOutputTests {
     #expect(try ImageEncoding().format(forPath: "A.JPEG") == .jpeg)
 
     // The CLI: exit 64 with the message, no file.
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("LossyOutputTests-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let scene = Self.root.appendingPathComponent("Assets/scenes/badges.json").path
     let cases: [([String], String)] = [
@@ -144,8 +143,7 @@ struct LossyOutputTests {
 
   @Test("render writes each format by extension; Pillow decodes them within the stated PSNR of the PNG, sRGB")
   func pillowDecodes() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("LossyOutputTests-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let scene = Self.root.appendingPathComponent("Assets/scenes/landmarks.json").path
     for name in ["l.png", "l.jpg", "l.webp"] {
@@ -176,8 +174,7 @@ struct LossyOutputTests {
 
   @Test("batch writes JPEG and WebP by each output's name or --format; animate writes numbered .jpg and .webp frames")
   func batchAndAnimate() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("LossyOutputTests-\(UUID())")
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let folder = try makeTemporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
     let scenes = Self.root.appendingPathComponent("Assets/scenes").path
     let manifest = [
@@ -223,14 +220,5 @@ struct LossyOutputTests {
   }
 
   /// A Python with Pillow: Debian's (python3-pil), else one on PATH.
-  static let pillowPython: String? = {
-    for candidate in ["/usr/bin/python3", "/usr/local/bin/python3"] + Browser.pathPythons() {
-      guard FileManager.default.isExecutableFile(atPath: candidate),
-        let result = try? TestProcess.run(URL(fileURLWithPath: candidate), ["-c", "import PIL"], timeout: 60),
-        result.status == 0
-      else { continue }
-      return candidate
-    }
-    return nil
-  }()
+  static let pillowPython = Browser.python(importing: "PIL")
 }

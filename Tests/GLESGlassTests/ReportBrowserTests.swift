@@ -15,16 +15,20 @@ enum Browser {
   static let isRequired = ProcessInfo.processInfo.environment["GLASS_GPU_REQUIRE_BROWSER"] == "1"
 
   /// The Python that has Selenium: Debian's (python3-selenium), else the one on PATH.
-  static let python: String? = {
+  static let python = python(importing: "selenium")
+
+  /// The first Python that imports `module`: Debian's (/usr/bin/python3, where
+  /// apt-get puts python3-selenium and python3-pil), then /usr/local, then PATH's.
+  static func python(importing module: String) -> String? {
     for candidate in ["/usr/bin/python3", "/usr/local/bin/python3"] + pathPythons() {
       guard FileManager.default.isExecutableFile(atPath: candidate),
-        let result = try? TestProcess.run(URL(fileURLWithPath: candidate), ["-c", "import selenium"], timeout: 60),
+        let result = try? TestProcess.run(URL(fileURLWithPath: candidate), ["-c", "import \(module)"], timeout: 60),
         result.status == 0
       else { continue }
       return candidate
     }
     return nil
-  }()
+  }
 
   static func pathPythons() -> [String] {
     (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/python3" }
