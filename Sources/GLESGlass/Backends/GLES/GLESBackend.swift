@@ -193,6 +193,12 @@ extension GLESBackend: RenderBackend {
   }
 }
 
+extension GLESBackend: PassInspectable {
+  func pixels(of image: GLTexture, rect: PixelRect) throws -> [SIMD4<Float>] {
+    try state.pixels(of: image, rect: rect)
+  }
+}
+
 /// Everything of the GLES backend that lives on the GL thread.
 final class GLESState {
   /// Idle pooled textures kept between renders, in bytes.
@@ -545,6 +551,48 @@ final class GLESState {
       throw error
     }
     return readback
+  }
+
+  /// `rect` of `texture` read now, as `PassOutput.pixels` holds it (tests only):
+  /// binary16 values as Float, or codes. Waits for the passes that write it.
+  func pixels(of texture: GLTexture, rect: PixelRect) throws -> [SIMD4<Float>] {
+    try bindTarget(texture)
+    let count = rect.pixelCount
+    var pixels: [SIMD4<Float>]
+    switch texture.descriptor.format {
+    case .linearHalf:
+      pixels = [SIMD4<Float>](repeating: .zero, count: count)
+      pixels.withUnsafeMutableBytes { buffer in
+        glReadPixels(
+          GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height), glEnum(GL_RGBA),
+          glEnum(GL_FLOAT), buffer.baseAddress)
+      }
+    case .srgb8:
+      var codes = [UInt8](repeating: 0, count: 4 * count)
+      codes.withUnsafeMutableBytes { buffer in
+        glReadPixels(
+          GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height), glEnum(GL_RGBA),
+          glEnum(GL_UNSIGNED_BYTE), buffer.baseAddress)
+      }
+      pixels = Self.widened(codes)
+    case .srgb16:
+      var codes = [UInt32](repeating: 0, count: 4 * count)
+      codes.withUnsafeMutableBytes { buffer in
+        glReadPixels(
+          GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height), glEnum(GL_RGBA_INTEGER),
+          glEnum(GL_UNSIGNED_INT), buffer.baseAddress)
+      }
+      pixels = Self.widened(codes)
+    }
+    try checkGLError("reading back a \(texture.descriptor) image")
+    return pixels
+  }
+
+  /// Codes, four a pixel, as Float.
+  private static func widened<T: BinaryInteger>(_ codes: [T]) -> [SIMD4<Float>] {
+    stride(from: 0, to: codes.count, by: 4).map { i -> SIMD4<Float> in
+      SIMD4<Float>(Float(codes[i]), Float(codes[i + 1]), Float(codes[i + 2]), Float(codes[i + 3]))
+    }
   }
 
   /// Waits for a readback's fence, then copies its rects out of the mapped
