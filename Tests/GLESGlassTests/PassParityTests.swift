@@ -91,15 +91,17 @@ struct PassParityTests {
   /// they store once, to the nearest binary16 (`Half.round`; `common.glsl`
   /// roundToHalf, BLEND_OVER), so a stored value differs only where the two
   /// floats fall on either side of a rounding boundary: float32 sums in another
-  /// order, the GPU's pow and exp, and the driver's bilinear weights (llvmpipe's
-  /// upsample passes: up to 2 steps in about 1 % of their values). Measured on
-  /// llvmpipe over the demo scenes: 2.5 % of a pass's values at the most
-  /// (capsules' glass at scale 1). The glass shading carries such a step of a
-  /// bright channel into a dark one, where binary16 steps are 32 to 64 times
-  /// finer: 10 steps at the most (signin's glass and its backdrop). A pass that
-  /// rounds its stores another way moves about half of its values (llvmpipe's own
-  /// rounding is toward zero: 1 step down), and lookups computed at binary16
-  /// precision most of them; a wrong weight or texel, more than 16 steps.
+  /// order, the GPU's pow and exp, and the bilinear weights a sampler derives from
+  /// a coordinate divided by the texture's size, not exact in float (the frost's
+  /// upsample passes: a step, or two with the step of the level below, in about
+  /// 1 % of their values). Measured over the demo scenes, the same on llvmpipe and
+  /// softpipe: 2.5 % of a pass's values at the most (capsules' glass at scale 1).
+  /// The glass shading carries such a step of a bright channel into a dark one,
+  /// where binary16 steps are 32 to 64 times finer: 10 steps at the most (signin's
+  /// glass and its backdrop). A pass that rounds its stores another way moves
+  /// about half of its values (llvmpipe's own rounding is toward zero: 1 step
+  /// down), and lookups computed at binary16 precision most of them; a wrong
+  /// weight or texel, more than 16 steps.
   static let maximumShare = 0.05
   static let maximumSteps = 16
 

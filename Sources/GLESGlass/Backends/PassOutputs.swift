@@ -22,13 +22,19 @@ struct PassOutput {
 protocol PassInspectable: RenderBackend {
   /// `rect` of `image` as `PassOutput.pixels` holds it; called inside `perform`.
   func pixels(of image: Image, rect: PixelRect) throws -> [SIMD4<Float>]
+  /// Sets every pixel of a new image to zero, as a new CPU image starts; called
+  /// inside `perform`.
+  func clear(_ image: Image) throws
 }
 
 extension RenderExecutor {
   /// Runs `compiled` on `backend` as `submit` does, but keeps every image until
   /// the end (none is recycled and reused by a later pass) and reads each pass's
   /// output after it runs. The exact copies `submit` places on the CPU are no
-  /// pass and are left out.
+  /// pass and are left out. Every image a pass writes starts as zeros on both
+  /// backends: a pass may composite over pixels no pass wrote where a later pass
+  /// replaces them (the graph's cull leaves out what it covers), and new texture
+  /// memory holds whatever the driver left there (NaN, on softpipe).
   static func passOutputs<Backend: PassInspectable>(
     _ compiled: CompiledGraph, on backend: Backend
   ) throws -> [PassOutput] {
@@ -50,11 +56,15 @@ extension RenderExecutor {
           images[handle.index] = try backend.upload(source, as: graph[handle].descriptor)
         }
       }
-      images[compiled.output.index] = try backend.makeOutput(outputDescriptor, target: &target)
+      let output = try backend.makeOutput(outputDescriptor, target: &target)
+      try backend.clear(output)
+      images[compiled.output.index] = output
       var outputs: [PassOutput] = []
       for pass in compiled.passes {
         for handle in pass.inputs + [pass.output] where images[handle.index] == nil {
-          images[handle.index] = try backend.acquire(graph[handle].descriptor)
+          let image = try backend.acquire(graph[handle].descriptor)
+          try backend.clear(image)
+          images[handle.index] = image
         }
         let inputs = pass.inputs.map { handle -> Backend.Image in
           guard let image = images[handle.index] else { preconditionFailure("input image made") }
@@ -73,6 +83,10 @@ extension RenderExecutor {
 }
 
 extension CPUBackend: PassInspectable {
+  /// A new CPU image is zeros already (this backend's images are all new: its
+  /// pool starts empty).
+  func clear(_ image: CPUImage) throws {}
+
   func pixels(of image: CPUImage, rect: PixelRect) throws -> [SIMD4<Float>] {
     let width = image.descriptor.size.width
     var pixels: [SIMD4<Float>] = []

@@ -197,6 +197,10 @@ extension GLESBackend: PassInspectable {
   func pixels(of image: GLTexture, rect: PixelRect) throws -> [SIMD4<Float>] {
     try state.pixels(of: image, rect: rect)
   }
+
+  func clear(_ image: GLTexture) throws {
+    try state.clear(image)
+  }
 }
 
 /// Everything of the GLES backend that lives on the GL thread.
@@ -586,6 +590,24 @@ final class GLESState {
     }
     try checkGLError("reading back a \(texture.descriptor) image")
     return pixels
+  }
+
+  /// Sets every pixel of `texture` to zero (tests only), by an upload as the
+  /// NaN of `poisonsNewTextures` is (after a glClear, softpipe's later passes read
+  /// wrong texels).
+  func clear(_ texture: GLTexture) throws {
+    let descriptor = texture.descriptor
+    let format = GLFormat(descriptor.format)
+    let bytesPerPixel = descriptor.format == .srgb8 ? 4 : 8
+    let zeros = [UInt8](repeating: 0, count: bytesPerPixel * descriptor.size.pixelCount)
+    glBindTexture(glEnum(GL_TEXTURE_2D), texture.name)
+    glPixelStorei(glEnum(GL_UNPACK_ROW_LENGTH), 0)
+    zeros.withUnsafeBufferPointer { values in
+      glTexSubImage2D(
+        glEnum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(descriptor.size.width), GLsizei(descriptor.size.height),
+        format.format, format.type, values.baseAddress)
+    }
+    try checkGLError("clearing a \(descriptor) image")
   }
 
   /// Codes, four a pixel, as Float.
