@@ -9,8 +9,10 @@ struct GlassGPU: ParsableCommand {
     abstract: "Render Liquid Glass effects headlessly: OpenGL ES 3 on EGL, or the CPU reference.",
     discussion: """
       Images are PNG files (any colour type libpng reads, 8 or 16 bits). Output is
-      RGBA PNG, written to a temporary name and renamed, so a failed or interrupted
-      command leaves no file behind; an output that is one of the inputs is refused.
+      an RGBA PNG (8 or 16 bits), a JPEG or a WebP (8 bits), by the output's
+      extension or --format, written to a temporary name and renamed, so a failed
+      or interrupted command leaves no file behind; an output that is one of the
+      inputs is refused.
       Errors go to stderr with a non-zero exit status.
       """,
     version: "0.1.0",
