@@ -309,9 +309,7 @@ struct Goldens: ParsableCommand {
     var page: String?
     if let folder = htmlReport {
       do {
-        var options: [String] = []
-        if let scale { options += ["--scale", String(scale)] }
-        try GoldenHTMLReport.write(result, to: folder, context: .init(references: references, options: options))
+        try GoldenHTMLReport.write(result, to: folder, context: try reportContext())
         page = (folder as NSString).appendingPathComponent("index.html")
       } catch let error as GlassError {
         glassReport(error.description)
@@ -359,6 +357,40 @@ struct Goldens: ParsableCommand {
         + (page.map { "; report \($0)" } ?? ""))
     if let signal = PNGCodec.OutputFile.stopSignal { PNGCodec.OutputFile.end(bySignal: signal) }
     if result.exitStatus != 0 { throw ExitCode(result.exitStatus) }
+  }
+
+  /// What the HTML report shows of the run, and its accepting commands: this
+  /// run's options that decide how scenes render and compare, with
+  /// `--record failed`, for one scene (its reference's folder as --references)
+  /// or for every failure (without --prune, --report, --junit, --artifacts).
+  private func reportContext() throws -> GoldenHTMLReport.Context {
+    var options: [String] = []
+    if let scale { options += ["--scale", String(scale)] }
+    if backend != .cpu { options += ["--backend", backend.rawValue] }
+    if maxPixels != PNGCodec.defaultMaxPixels { options += ["--max-pixels", String(maxPixels)] }
+    if maxDiff != 0 { options += ["--max-diff", ParameterSpec.format(maxDiff)] }
+    if let maxShare { options += ["--max-share", ParameterSpec.format(maxShare)] }
+    if antiAliasing { options.append("--anti-aliasing") }
+    for path in mask { options += ["--mask", path] }
+    for rect in maskRect { options += ["--mask-rect", rect] }
+    let chosen = try variants(environments)
+    let matrix = environments.map { ["--environments", $0] } ?? []
+    var context = GoldenHTMLReport.Context(references: references)
+    context.inputs = inputs
+    context.variants = chosen.map(\.name)
+    context.acceptCase = { [options] scene, folder, variant in
+      ["glass-gpu", "goldens", scene, "--references", folder] + options
+        + (variant.map { ["--environments", $0] } ?? []) + ["--record", "failed"]
+    }
+    context.acceptAll =
+      ["glass-gpu", "goldens"] + inputs + manifest.flatMap { ["--manifest", $0] } + ["--references", references]
+      + options + matrix + ["--record", "failed"]
+    context.command = ["glass-gpu"] + CommandLine.arguments.dropFirst()
+    context.workingFolder = FileManager.default.currentDirectoryPath
+    context.commit = GoldenHTMLReport.Context.commit(of: FileManager.default.currentDirectoryPath)
+    context.limits = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare)
+    context.comparison = try comparisonOptions()
+    return context
   }
 
   /// Prints `error`, writes it to the JUnit report as the one case, and exits 1.

@@ -90,6 +90,8 @@ public struct GoldenCase: Sendable {
   public var comparison: ImageComparison?
   /// Pixels the comparison left out (masked, or explained by a sub-pixel shift).
   public var ignoredPixels = 0
+  /// The rectangles the comparison's masks left out, in the image's pixels.
+  public var maskedPixels: [PixelRect] = []
   /// The error of a case that could not be checked.
   public var error: GlassError?
   /// Seconds spent on the case: preparing, rendering, encoding, comparing.
@@ -345,12 +347,12 @@ public final class GoldenCheck: @unchecked Sendable {
       return
     }
     var ignored = 0
+    item.maskedPixels = try maskedPixels(forActual: actual, size: image.size)
     let comparison =
       options.comparison.isPlain
       ? try ImageComparison(image, expected)
       : try ImageComparison(
-        image, expected, masked: try maskedPixels(forActual: actual, size: image.size),
-        antiAliasing: options.comparison.antiAliasing, ignored: &ignored)
+        image, expected, masked: item.maskedPixels, antiAliasing: options.comparison.antiAliasing, ignored: &ignored)
     item.comparison = comparison
     item.ignoredPixels = ignored
     let violations = options.limits.violations(comparison)
