@@ -103,7 +103,9 @@ extension PNGCodec {
         }
       }
       guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-        throw GlassError(.outputFailure, "cannot write \(named): the folder \(folder) does not exist")
+        let why =
+          stat(folder, &info) == 0 ? "\(folder) is not a folder" : "the folder \(folder) does not exist"
+        throw GlassError(.outputFailure, "cannot write \(named): \(why); name another folder")
       }
       let name = Self.lastComponent(of: target)
       Self.sweep(folder, FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), for: name)
