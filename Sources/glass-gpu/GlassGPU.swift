@@ -10,7 +10,8 @@ struct GlassGPU: ParsableCommand {
     discussion: """
       Images are PNG files (any colour type libpng reads, 8 or 16 bits). Output is
       RGBA PNG, written to a temporary name and renamed, so a failed or interrupted
-      command leaves no file behind; an output that is one of the inputs is refused.
+      command leaves no file behind; an output that is one of the inputs is refused;
+      an output's missing folders are made.
       Errors go to stderr with a non-zero exit status.
       """,
     version: "0.1.0",
@@ -22,6 +23,7 @@ struct GlassGPU: ParsableCommand {
 
   /// Installs the signal handlers that remove temporary outputs, then runs the command.
   static func main() {
+    StandardOutput.writeLineByLine()
     StandardInput.guardIfClosed()
     PNGCodec.OutputFile.installSignalCleanup()
     PeakMemory.reportAtExitIfAsked()

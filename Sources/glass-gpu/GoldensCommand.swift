@@ -18,7 +18,11 @@ struct Goldens: ParsableCommand {
       --artifacts (or $SNAPSHOT_ARTIFACTS) the artifacts go to a new private folder
       of this run (glass-gpu-goldens-XXXXXX in the temporary folder, mode 0700),
       named in the summary and removed when nothing is kept in it; links found in
-      an artifacts folder are never followed. A missing reference fails unless
+      an artifacts folder are never followed. The report folder (--report) and a
+      given artifacts folder must hold no reference and no input: one that is the
+      references folder, lies inside it or holds it, or holds a scene, an image a
+      scene reads or the manifest is refused before anything is written (the
+      scenes are read once more for their images). A missing reference fails unless
       --record asks for it. Record references with the CPU backend (the default):
       it renders the same bytes on every machine, whatever the thread count; the
       GPU's output varies a little with the driver (check it with --backend gpu and
@@ -52,6 +56,15 @@ struct Goldens: ParsableCommand {
       passes, two pixels off fails), and masks (--mask PATH, --mask-rect x,y,w,h:
       those pixels are not compared, as Playwright's mask). A mask that names no
       layer or view of a scene is an error for that scene; nothing is recorded for it.
+
+      Pruning: --prune decides what is stale only once every scene was checked. A
+      run stopped by SIGINT or SIGTERM, or with a scene file that cannot be read or
+      a manifest line that names no reference, removes nothing and says why (exit
+      1). A scene that failed or could not be rendered keeps its reference (--record
+      failed records a failure anew). Only a regular file named as a reference
+      (NAME.png; with --environments NAME.VARIANT.png of one of the run's variants)
+      that no scene reads and that is not the manifest or the JUnit report is stale.
+      Standard output is written line by line (a log keeps the lines of a killed run).
       """)
 
   @Argument(help: "Scene files, or folders whose *.json files are checked against the same relative paths.")
@@ -134,13 +147,15 @@ struct Goldens: ParsableCommand {
     help: ArgumentHelp(
       "Write an HTML report here: index.html, self-contained (no network), with each failure's reference, render "
         + "and difference side by side, as a slider, a strobe and a zoom; open it from file:// or publish the "
-        + "folder as a CI artifact.", valueName: "dir"))
+        + "folder as a CI artifact. A folder of its own: not the references folder, not in it, holding no "
+        + "reference, scene or image a scene reads.", valueName: "dir"))
   var htmlReport: String?
 
   @Flag(
     help: ArgumentHelp(
       "List the references under --references that no scene of this run produced (stale); with --record "
-        + "(missing, failed or all) remove them. Run it over all your scenes."))
+        + "(missing, failed or all) remove them, once every scene was checked (a stopped run removes nothing). "
+        + "Run it over all your scenes."))
   var prune = false
 
   @Flag(help: "Keep every scene's render in --artifacts, passes too (by default only failures keep theirs).")
@@ -220,18 +235,40 @@ struct Goldens: ParsableCommand {
     }
   }
 
-  /// The HTML report's folder, before any render: a file there, or a folder that
-  /// cannot be made or written, is an error that leaves everything untouched.
-  private func checkReportFolder() throws {
+  /// The HTML report's folder, before anything is written: a file there is an
+  /// error that leaves everything untouched.
+  private func checkReportFolderIsFolder() throws {
     guard let folder = htmlReport else { return }
     var info = stat()
     if stat(folder, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR {
       throw GlassError(.outputFailure, "--report \(folder) is a file, not a folder; name a folder for the HTML report")
     }
-    try FilePaths.makeFolders(folder, what: "the report folder \(folder)")
+  }
+
+  /// Makes the HTML report's folder (once its place is checked), before any
+  /// render: a folder that cannot be made or written is an error.
+  private func makeReportFolder() throws {
+    guard let folder = htmlReport else { return }
+    try FilePaths.makeFolders(folder, what: "the report folder")
     guard access(folder, W_OK | X_OK) == 0 else {
       throw GlassError(
         .outputFailure, "--report \(folder) cannot be written (permission denied); name a folder you can write")
+    }
+  }
+
+  /// Refuses, before anything is written, a report or artifacts folder that could
+  /// write over a reference or an input (`GoldenCheck.checkPlacement`): the
+  /// scenes are read once more for the images they name.
+  private func checkPlacement(
+    _ check: GoldenCheck, jobs: [BatchJob], artifacts given: String?, fromEnvironment: Bool
+  ) throws {
+    guard htmlReport != nil || given != nil else { return }
+    var inputs = manifest + check.inputFiles(of: jobs.map { BatchEntry.job($0) })
+    if let path = manifest.first { inputs += check.inputFiles(of: try check.manifest(path: path)) }
+    if let folder = htmlReport { try check.checkPlacement(ofFolder: folder, what: "--report", inputs: inputs) }
+    if let given {
+      try check.checkPlacement(
+        ofFolder: given, what: fromEnvironment ? "$SNAPSHOT_ARTIFACTS" : "--artifacts", inputs: inputs)
     }
   }
 
@@ -247,14 +284,11 @@ struct Goldens: ParsableCommand {
     var check: GoldenCheck?
     var entries: [AnySequence<BatchEntry>] = []
     var inputFiles = manifest
+    var matrix: [EnvironmentVariant] = []
     do {
       try checkReferencesFolder()
-      try checkReportFolder()
-      if let given {
-        try FilePaths.makeFolders(given, what: "the artifacts folder")
-      } else {
-        artifactsFolder = try FilePaths.makePrivateFolder(named: "glass-gpu-goldens")
-      }
+      try checkReportFolderIsFolder()
+      if given == nil { artifactsFolder = try FilePaths.makePrivateFolder(named: "glass-gpu-goldens") }
       var options = GoldenCheckOptions(references: references, artifacts: artifactsFolder)
       options.limits = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare)
       options.record = record
@@ -277,7 +311,11 @@ struct Goldens: ParsableCommand {
         report = nil  // never written over the input it names
         throw error
       }
-      let matrix = try variants(environments)
+      matrix = try variants(environments)
+      // Where the check writes, before anything is written there.
+      try checkPlacement(made, jobs: jobs, artifacts: given, fromEnvironment: artifacts == nil)
+      try makeReportFolder()
+      if let given { try FilePaths.makeFolders(given, what: "the artifacts folder") }
       entries.append(AnySequence(jobs.flatMap { BatchEntry.job($0).variants(matrix) }))
       if let manifest = manifest.first {
         entries.append(AnySequence(try made.manifest(path: manifest).lazy.flatMap { $0.variants(matrix) }))
@@ -300,6 +338,11 @@ struct Goldens: ParsableCommand {
     check.batch.renderer.close()
     guard !result.cases.isEmpty else {
       removeIfEmpty(given == nil ? artifactsFolder : nil)
+      if let signal = PNGCodec.OutputFile.stopSignal {
+        // Stopped before a scene was taken: not a check without scenes.
+        glassReport("stopped by signal \(signal) before any scene was checked")
+        PNGCodec.OutputFile.end(bySignal: signal)
+      }
       try endBeforeChecking(
         GlassError(
           .fileUnreadable,
@@ -324,9 +367,12 @@ struct Goldens: ParsableCommand {
       }
     }
     var pruned = ""
+    var pruneFailed = false
     if prune {
+      // Decided once every scene was checked (the library refuses otherwise).
+      var removed = 0
       do {
-        let stale = try check.staleReferences(result)
+        let stale = try check.staleReferences(result, variants: matrix)
         let remove = record != .never
         for path in stale {
           if remove {
@@ -335,6 +381,7 @@ struct Goldens: ParsableCommand {
                 .fileUnreadable,
                 "cannot remove the stale reference \(path): \(String(cString: strerror(errno))); check its permissions")
             }
+            removed += 1
             print("pruned  \(path)")
           } else {
             print("stale   \(path): no scene produced it; remove it with --prune --record failed")
@@ -342,8 +389,9 @@ struct Goldens: ParsableCommand {
         }
         pruned = "; \(stale.count) stale reference\(stale.count == 1 ? "" : "s")\(remove ? " removed" : "")"
       } catch let error as GlassError {
-        glassReport(error.description)
-        throw ExitCode(1)
+        glassReport("--prune: \(error.description)")
+        pruned = removed == 0 ? "; nothing pruned" : "; \(removed) stale references removed, then pruning failed"
+        pruneFailed = true
       }
     }
     let kept = given == nil ? !removeIfEmpty(artifactsFolder) : true
@@ -356,6 +404,7 @@ struct Goldens: ParsableCommand {
         + (!failed && kept && keepRenders ? "; renders in \(artifactsFolder)" : "") + pruned
         + (page.map { "; report \($0)" } ?? ""))
     if let signal = PNGCodec.OutputFile.stopSignal { PNGCodec.OutputFile.end(bySignal: signal) }
+    if pruneFailed { throw ExitCode(1) }
     if result.exitStatus != 0 { throw ExitCode(result.exitStatus) }
   }
 

@@ -440,13 +440,8 @@ public final class AnimationRenderer: @unchecked Sendable {
       }
       return
     }
-    do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    } catch {
-      throw GlassError(
-        .outputFailure, "cannot make the folder \(folder); name a folder you can write",
-        cause: String(describing: (error as NSError).localizedFailureReason ?? error.localizedDescription))
-    }
+    // Made as every output's folder is (`mkdir -p`, the reason and fix named).
+    try FilePaths.makeFolders(folder, what: "the frames' folder")
   }
 
   /// Removes every frame file (`isFrameName`) in `folder`: a file or a link (the
