@@ -16,7 +16,7 @@ extension Diffing where Value == RGBAImage {
   /// writes the difference image into the artifacts folder (`SNAPSHOT_ARTIFACTS`,
   /// else the temporary folder), beside the render that swift-snapshot-testing
   /// writes there, and names it in the message. With `antiAliasing`, a pixel
-  /// that an edge moving by less than a pixel explains matches
+  /// that pixelmatch's detector calls anti-aliasing matches
   /// (`ComparisonOptions.antiAliasing`, `glass-gpu goldens --anti-aliasing`).
   public static func glassImage(
     precision: Float = 1, perceptualPrecision: Float = 1, antiAliasing: Bool = false
@@ -27,10 +27,10 @@ extension Diffing where Value == RGBAImage {
       toData: { image in Data(GlassImageDiff.encode(image)) },
       fromData: { data in GlassImageDiff.decode(data) },
       diffV2: { reference, actual in
-        // The anti-aliasing mode: pixels a sub-pixel shift explains match.
+        // The anti-aliasing mode: pixels pixelmatch's detector calls anti-aliasing match.
         let compared =
           antiAliasing && reference.size == actual.size && reference.width > 0
-          ? ImageComparison.explainingShifts(actual, against: reference) : actual
+          ? ImageComparison.explainingAntiAliasing(actual, against: reference) : actual
         guard
           let failure = GlassImageDiff.failure(
             reference, compared, precision: Double(precision), perceptualPrecision: Double(perceptualPrecision))

@@ -51,11 +51,13 @@ struct Goldens: ParsableCommand {
         glass-gpu goldens Assets/scenes --references refs --prune --record failed  # and remove them
 
       Comparison modes: exact (the default), --max-diff N and --max-share P (how far
-      and how widely a render may differ), --anti-aliasing (a difference that an edge
-      moving by under a pixel explains does not count: glass a quarter pixel off
-      passes, two pixels off fails), and masks (--mask PATH, --mask-rect x,y,w,h:
-      those pixels are not compared, as Playwright's mask). A mask that names no
-      layer or view of a scene is an error for that scene; nothing is recorded for it.
+      and how widely a render may differ), --anti-aliasing (pixelmatch's detector:
+      a blend between areas flat in both images does not count, so a shape on a
+      plain colour moved by part of a pixel passes; glass does not, nor a changed
+      glyph, line, dot or colour; docs/comparison-modes.md), and masks (--mask PATH,
+      --mask-rect x,y,w,h: those pixels are not compared, as Playwright's mask). A
+      mask that names no layer or view of a scene, or a rectangle wholly outside its
+      canvas, is an error for that scene; nothing is recorded for it.
 
       Pruning: --prune decides what is stale only once every scene was checked. A
       run stopped by SIGINT or SIGTERM, or with a scene file that cannot be read or
@@ -104,8 +106,8 @@ struct Goldens: ParsableCommand {
 
   @Flag(
     help: ArgumentHelp(
-      "Anti-aliasing mode: a pixel that differs only as an edge moved by less than a pixel would make it differ "
-        + "(its value in each image within the other's 3x3 neighbourhood, per channel) does not count."))
+      "Anti-aliasing mode: a differing pixel that pixelmatch's detector calls anti-aliasing (a blend between "
+        + "areas flat in both images) does not count (docs/comparison-modes.md)."))
   var antiAliasing = false
 
   @Option(

@@ -355,7 +355,7 @@ public enum GoldenHTMLReport {
 
   /// Where two images differ as the comparison counts it: the pixels that
   /// differ at all, outside the masks, and (in the anti-aliasing mode) not
-  /// explained by a sub-pixel shift (`ImageComparison.explainingShifts`).
+  /// explained as anti-aliasing (`ImageComparison.explainingAntiAliasing`).
   struct DifferenceMarks {
     /// The bounding box of the counted differences; nil when there are none.
     var box: PixelRect?
@@ -364,7 +364,7 @@ public enum GoldenHTMLReport {
     var overlay: RGBAImage
 
     init(_ actual: RGBAImage, _ reference: RGBAImage, masked: [PixelRect], antiAliasing: Bool) {
-      let compared = antiAliasing ? ImageComparison.explainingShifts(actual, against: reference) : actual
+      let compared = antiAliasing ? ImageComparison.explainingAntiAliasing(actual, against: reference) : actual
       var low = (x: Int.max, y: Int.max)
       var high = (x: -1, y: -1)
       overlay = RGBAImage(width: actual.width, height: actual.height) { x, y in
