@@ -456,7 +456,7 @@ extension RGBAImage {
   /// The image turned upright by an EXIF orientation (`ImageDecoding.Orientation`
   /// gives each case's formula).
   public func oriented(_ orientation: ImageDecoding.Orientation) -> RGBAImage {
-    guard orientation != .up else { return self }
+    guard orientation != .up, size.pixelCount > 0 else { return self }
     let (w, h) = (width, height)
     let shown = orientation.shownSize(size)
     // Shown pixel (x, y) comes from stored pixel sx + sy * w.
@@ -472,16 +472,26 @@ extension RGBAImage {
       case .left: (w - 1 - y) + x * w
       }
     }
+    // Each formula is affine in x and y: a step per shown column and per shown row.
+    let origin = source(0, 0)
+    let (column, row) = (source(1, 0) - origin, source(0, 1) - origin)
     func turned<T>(_ values: [T]) -> [T] {
-      [T](unsafeUninitializedCapacity: values.count) { out, count in
-        for y in 0..<shown.height {
-          for x in 0..<shown.width {
-            let from = 4 * source(x, y)
-            let to = 4 * (x + y * shown.width)
-            for c in 0..<4 { out.initializeElement(at: to + c, to: values[from + c]) }
+      values.withUnsafeBufferPointer { input in
+        [T](unsafeUninitializedCapacity: values.count) { out, count in
+          var to = 0
+          for y in 0..<shown.height {
+            var from = 4 * (origin + y * row)
+            for _ in 0..<shown.width {
+              out.initializeElement(at: to, to: input[from])
+              out.initializeElement(at: to + 1, to: input[from + 1])
+              out.initializeElement(at: to + 2, to: input[from + 2])
+              out.initializeElement(at: to + 3, to: input[from + 3])
+              to += 4
+              from += 4 * column
+            }
           }
+          count = values.count
         }
-        count = values.count
       }
     }
     switch samples {
