@@ -16,10 +16,12 @@ packages=(pkgconf libegl-dev libgles-dev libpng-dev libdeflate-dev libturbojpeg0
   libturbojpeg0 libwebp7 libharfbuzz0b libfreetype6 libfontconfig1
   fonts-inter libharfbuzz-bin fonts-dejavu-core fonts-lohit-deva)
 # With --test (make test): headless Chromium, its driver and Selenium, which drive
-# the goldens HTML report in a real browser, and Pillow, a second decoder of the
-# JPEG and WebP output (test tooling only).
+# the goldens HTML report in a real browser; Pillow, a second codec stack for the
+# JPEG and WebP tests (inputs decoded, outputs written at the quality asked); and
+# jsonschema, a second reader of docs/scene.schema.json (test tooling only; in CI
+# a test without one of them fails instead of skipping).
 if [ "${1:-}" = "--test" ]; then
-  packages+=(chromium chromium-driver python3-selenium python3-pil python3-pip)
+  packages+=(chromium chromium-driver python3-selenium python3-pil python3-jsonschema python3-pip)
 fi
 
 # With --test, after the Debian packages: pixelmatch's Python port from PyPI (no

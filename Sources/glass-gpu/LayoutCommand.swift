@@ -94,7 +94,7 @@ struct LayoutCommand: ParsableCommand {
       } else {
         loaded = try load()
       }
-      for warning in loaded.images.warnings { report("warning: \(warning.path): libpng: \(warning.message)") }
+      for warning in loaded.images.warnings { report("warning: \(warning.path): \(warning.message)") }
       print(json ? jsonDocument(loaded) : text(loaded), terminator: "")
     }
   }

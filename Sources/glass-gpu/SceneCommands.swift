@@ -132,7 +132,7 @@ struct SceneOptions: ParsableArguments {
     let prepared = try naming {
       try Renderer.prepare(file.scene, images: images, depth: depth, maxPixels: maxPixels)
     }
-    for warning in images.warnings { report("warning: \(warning.path): libpng: \(warning.message)") }
+    for warning in images.warnings { report("warning: \(warning.path): \(warning.message)") }
     return (file, prepared)
   }
 }

@@ -92,7 +92,7 @@ public struct TextFields: OptionSet, Hashable, Sendable {
 
 /// An image file shown as a view.
 public struct ImageSource: Hashable, Sendable {
-  /// PNG path, relative to the scene file.
+  /// Image path (PNG, JPEG or WebP), relative to the scene file.
   public var path: String
   /// Pixels per point of the image: its size in points is its pixels divided by this.
   public var scale: Double
