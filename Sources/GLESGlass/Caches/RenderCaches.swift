@@ -112,6 +112,11 @@ public final class RenderCaches: @unchecked Sendable {
   /// The caches bound by `use`, if any.
   @TaskLocal static var current: RenderCaches?
 
-  /// The bound caches, else new ones for the caller's call alone.
-  static var scoped: RenderCaches { current ?? RenderCaches() }
+  /// `caches`, else those bound by `use`, else new ones that live for one call.
+  /// Only the public entry points whose caches are optional call it, once, where
+  /// they are entered (`Scene.laidOut`, `Scene.resolvedViews`, `Renderer.prepare`,
+  /// `TextContent.size`, `TextRaster.mask`, `Font.face`), and each says so; what
+  /// they call takes the caches as a required parameter, so nothing inside the
+  /// library makes caches of its own.
+  static func given(_ caches: RenderCaches?) -> RenderCaches { caches ?? current ?? RenderCaches() }
 }
