@@ -39,10 +39,15 @@ public struct CacheBudgets: Sendable, Hashable {
 }
 
 /// A renderer's caches: font faces and fontconfig's answers, glyphs, text masks,
-/// icons, decoded and fitted images, and (attached by a GPU renderer) the source
-/// textures it keeps. Each is an `LRUCache` with a byte budget that drops the
-/// least recently used entry first, so memory stays within the budgets however
-/// many distinct texts, positions and images a batch renders. A `Renderer` or a
+/// icons, decoded and fitted images, and (attached by the renderer) the sources
+/// its backend keeps converted. Each is an `LRUCache` with a byte budget that
+/// drops the least recently used entry first, so memory stays within the budgets
+/// however many distinct texts, positions and images a batch renders. Each
+/// admits on second use (`CacheAdmission`): what a render uses is kept on
+/// probation, a quarter of the budget, and kept for good only when used again,
+/// so a batch of distinct scenes does not fill the budgets with what no job
+/// draws twice, and its memory stops growing within its first thousand jobs
+/// (`glass-gpu-bench batch --memory`). A `Renderer` or a
 /// `BatchRenderer` makes one and passes it down through prepare and lowering;
 /// nothing of it is process-global. Thread-safe: a batch prepares on several
 /// threads.
