@@ -43,11 +43,12 @@ public struct CacheBudgets: Sendable, Hashable {
 /// its backend keeps converted. Each is an `LRUCache` with a byte budget that
 /// drops the least recently used entry first, so memory stays within the budgets
 /// however many distinct texts, positions and images a batch renders. Each
-/// admits on second use (`CacheAdmission`): what a render uses is kept on
-/// probation, a quarter of the budget, and kept for good only when used again,
-/// so a batch of distinct scenes does not fill the budgets with what no job
-/// draws twice, and its memory stops growing within its first thousand jobs
-/// (`glass-gpu-bench batch --memory`). A `Renderer` or a
+/// admits on second use (`CacheAdmission`): what a render uses waits on
+/// probation (a quarter of the budget, at most 1,024 entries), where later
+/// renders still find it, and is kept for good only when it comes back, so a
+/// batch of distinct scenes does not fill the budgets with what no job draws
+/// twice: its caches stop growing once their probations are full, but for the
+/// keys they remember (`glass-gpu-bench batch --memory`). A `Renderer` or a
 /// `BatchRenderer` makes one and passes it down through prepare and lowering;
 /// nothing of it is process-global. Thread-safe: a batch prepares on several
 /// threads.
