@@ -272,7 +272,7 @@ public final class Renderer: @unchecked Sendable {
     _ scene: Scene, images: SceneImages, depth: RGBAImage.Depth = .eight,
     maxPixels: Int = PNGCodec.defaultMaxPixels, caches: RenderCaches? = nil
   ) throws -> PreparedRender {
-    let caches = caches ?? RenderCaches.scoped
+    let caches = RenderCaches.given(caches)
     return try caches.use { try prepare(scene, images: images, depth: depth, maxPixels: maxPixels, with: caches) }
   }
 

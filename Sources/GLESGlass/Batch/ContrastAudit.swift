@@ -50,8 +50,8 @@ public enum ContrastAudit {
 
   /// Audits `scene` (its images in `images`) on `renderer`.
   public static func audit(_ scene: Scene, images: SceneImages, renderer: Renderer) throws -> [ContrastFinding] {
-    let laid = try scene.laidOut(images: images)
-    let views = try scene.resolvedViews(images: images)
+    let laid = try scene.laidOut(images: images, caches: renderer.caches)
+    let views = try scene.resolvedViews(images: images, caches: renderer.caches)
     var without = laid
     var items: [(content: TextContent, frame: PointRect, path: String)] = []
     let bodyStart = scene.layers.count

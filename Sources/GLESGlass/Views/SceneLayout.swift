@@ -19,14 +19,15 @@ extension Scene {
   /// styles' sizes, text direction: `EnvironmentResolver`), its view trees laid
   /// out in it (mirrored right to left), and the layers layout made resolved too.
   /// Text is measured once, with `caches` (nil: those bound by
-  /// `RenderCaches.use`, else new ones), and each text keeps the width it was
+  /// `RenderCaches.use`, else new ones for this call alone: pass a renderer's
+  /// caches to measure each text once over many calls), and each text keeps the width it was
   /// measured within (`TextContent.lineBreakWidth`), so that what is drawn is
   /// what was measured. Fonts and images are found in `images`' folder; images
   /// are sized by `images`. Errors name the JSON path of the view or the field
   /// (`body.children[1].modifiers[0].frame.minWidth`, `layers[2].font.family`).
   public func laidOut(images: SceneImages, caches: RenderCaches? = nil) throws -> Scene {
     guard needsLayout else { return self }
-    let caches = caches ?? RenderCaches.scoped
+    let caches = RenderCaches.given(caches)
     let layout = viewLayout(images: images, caches: caches)
     let resolver = EnvironmentResolver(environment: environment)
     var scene = environment.isDefault ? self : resolver.scene(self)
@@ -52,10 +53,12 @@ extension Scene {
 
   /// Every view of the scene's view tree (`body`) laid out: its kind, its path,
   /// its depth and its frame in points, snapped to device pixels, parents before
-  /// children (what `glass-gpu layout` prints). Empty without a body.
+  /// children (what `glass-gpu layout` prints). Empty without a body. Text is
+  /// measured with `caches` (nil: those bound by `RenderCaches.use`, else new
+  /// ones for this call alone).
   public func resolvedViews(images: SceneImages, caches: RenderCaches? = nil) throws -> [ResolvedView] {
     guard let body = resolvedInEnvironment.body else { return [] }
-    return try viewLayout(images: images, caches: caches).resolve(
+    return try viewLayout(images: images, caches: RenderCaches.given(caches)).resolve(
       body, at: "body", canvas: size, safeArea: safeAreaInsets
     ).views
   }
@@ -64,9 +67,9 @@ extension Scene {
 extension Scene {
   /// Layout on this scene's canvas: fonts and images from `images`' folder,
   /// image sizes from `images`, text measured with `caches`.
-  fileprivate func viewLayout(images: SceneImages, caches: RenderCaches?) -> ViewLayout {
+  fileprivate func viewLayout(images: SceneImages, caches: RenderCaches) -> ViewLayout {
     ViewLayout(
-      directory: images.directory, caches: caches ?? RenderCaches.scoped, imageSize: { images.size(of: $0) },
+      directory: images.directory, caches: caches, imageSize: { images.size(of: $0) },
       scale: Double(scale), environment: environment)
   }
 }
