@@ -25,13 +25,24 @@ extension Scene {
   /// are sized by `images`. Errors name the JSON path of the view or the field
   /// (`body.children[1].modifiers[0].frame.minWidth`, `layers[2].font.family`).
   public func laidOut(images: SceneImages, caches: RenderCaches? = nil) throws -> Scene {
-    guard needsLayout else { return self }
+    try laidOutWithSources(images: images, caches: caches).scene
+  }
+
+  /// `laidOut`, and where each layer its `body` made was written, in order
+  /// (those layers follow the scene's own `layers`).
+  func laidOutWithSources(
+    images: SceneImages, caches: RenderCaches? = nil
+  ) throws -> (scene: Scene, bodySources: [ViewLayout.LayerSource]) {
+    guard needsLayout else { return (self, []) }
     let caches = caches ?? RenderCaches.scoped
     let layout = viewLayout(images: images, caches: caches)
     let resolver = EnvironmentResolver(environment: environment)
     var scene = environment.isDefault ? self : resolver.scene(self)
+    var bodySources: [ViewLayout.LayerSource] = []
     if let body = scene.body {
-      scene.layers += try layout.resolve(body, at: "body", canvas: size, safeArea: safeAreaInsets).layers
+      let result = try layout.resolve(body, at: "body", canvas: size, safeArea: safeAreaInsets)
+      scene.layers += result.layers
+      bodySources = result.sources
       scene.body = nil
     }
     for index in scene.states.indices {
@@ -47,7 +58,7 @@ extension Scene {
     }
     scene.layers = try fitting.fitted(scene.layers, at: "")
     // What layout added (a shape's primary colour, a button's accent) resolved too.
-    return environment.isDefault ? scene : resolver.scene(scene)
+    return (environment.isDefault ? scene : resolver.scene(scene), bodySources)
   }
 
   /// Every view of the scene's view tree (`body`) laid out: its kind, its path,
