@@ -18,7 +18,8 @@ struct GroupingBench: ParsableCommand {
 
       End to end: glass-gpu validate (the binary beside this one, or --glass-gpu,
       say an older build) on a glass container of overlapping shapes, the same as
-      glass views in a GlassEffectContainer, and a container of shapes set apart;
+      glass views in a GlassEffectContainer, and both again with the shapes set
+      apart;
       each run is its own process, killed after --timeout seconds. CPU seconds are
       the child's user plus system time.
 
@@ -157,6 +158,12 @@ struct GroupingBench: ParsableCommand {
     let apart = (0..<n).map { i in
       #"{"frame": {"x": \#(10 + (i % columns) * 30), "y": \#(10 + (i / columns) * 30), "width": 20, "height": 20}}"#
     }
+    let spread = (0..<n).map { i in
+      let x = (i % columns) * 30 - side / 2
+      let y = (i / columns) * 30 - side / 2
+      return
+        ##"{"type": "color", "color": "#00000000", "modifiers": [{"frame": {"width": 20, "height": 20}}, {"offset": {"x": \##(x), "y": \##(y)}}, {"glassEffect": true}]}"##
+    }
     let views = (0..<n).map { i in
       ##"{"type": "color", "color": "#00000000", "modifiers": [{"frame": {"width": 40, "height": 40}}, {"offset": {"x": \##(i % 7), "y": \##(i % 5)}}, {"glassEffect": true}]}"##
     }
@@ -173,6 +180,12 @@ struct GroupingBench: ParsableCommand {
       (
         "views, overlapping",
         scene(300, 200, #""body": {"type": "glassEffectContainer", "children": [\#(views.joined(separator: ","))]}"#)
+      ),
+      (
+        "views, apart",
+        scene(
+          side, side,
+          #""body": {"type": "glassEffectContainer", "spacing": 4, "children": [\#(spread.joined(separator: ","))]}"#)
       ),
       (
         "container, apart",

@@ -17,7 +17,9 @@ struct LayoutCommand: ParsableCommand {
       green, cyan, blue, purple, then again), as a view debugger shows them.
 
       A scene (or state) with no view tree prints that it has none and lists no
-      views, exit 0; --outline then writes the plain render.
+      views, exit 0 (one whose body is only absolute layers says so); --outline
+      then writes the plain render. A view laid out beyond the format's range is an
+      error at its path, as validate says.
 
       Examples:
         glass-gpu layout Assets/scenes/signin.json
