@@ -162,7 +162,7 @@ struct GroupingBench: ParsableCommand {
       let x = (i % columns) * 30 - side / 2
       let y = (i / columns) * 30 - side / 2
       return
-        ##"{"type": "color", "color": "#00000000", "modifiers": [{"frame": {"width": 20, "height": 20}}, {"offset": {"x": \##(x), "y": \##(y)}}, {"glassEffect": true}]}"##
+        ##"{"type": "color", "color": "#00000000", "modifiers": [{"frame": {"width": 20, "height": 20}}, {"glassEffect": true}, {"offset": {"x": \##(x), "y": \##(y)}}]}"##
     }
     let views = (0..<n).map { i in
       ##"{"type": "color", "color": "#00000000", "modifiers": [{"frame": {"width": 40, "height": 40}}, {"offset": {"x": \##(i % 7), "y": \##(i % 5)}}, {"glassEffect": true}]}"##

@@ -39,6 +39,21 @@ struct ViewMessagesTests {
     }
   }
 
+  @Test("an error lowering a layer the body made (glass that blends past the limit) names the view, not a layer")
+  func loweringErrorsNameTheView() throws {
+    let glass = (0..<17).map { i in
+      ##"{"type": "color", "color": "#00000000", "modifiers": [{"frame": {"width": 40, "height": 40}}, {"offset": {"x": \##(i), "y": 0}}, {"glassEffect": true}]}"##
+    }
+    let run = try Self.run(
+      ["validate"],
+      #"{"version": 1, "size": {"width": 200, "height": 100}, "body": {"type": "vstack", "children": [{"type": "spacer"}, {"type": "glassEffectContainer", "children": [\#(glass.joined(separator: ","))]}]}}"#
+    )
+    #expect(run.status == 1)
+    #expect(
+      run.stderr.contains("scene.json: body.children[1]: more than \(GlassComposite.maximumMembers) glass shapes"),
+      "\(run.stderr)")
+  }
+
   @Test("a number too large is out of range where the range allows negatives; negative only where it does not")
   func negativeOrOutOfRange() throws {
     let layer = try Self.run(

@@ -73,6 +73,24 @@ extension Scene {
 }
 
 extension Scene {
+  /// Runs `body`, work on this scene once laid out (validating, lowering), with
+  /// an error it throws at one of the layers its `body` made (`layers[i]…`,
+  /// `i` from the count of the scene's own layers; `bodySources` from
+  /// `laidOutWithSources`) named at the view that made it instead: the file
+  /// has no such layer.
+  func namingViews<T>(_ bodySources: [ViewLayout.LayerSource], _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as GlassError {
+      let bodyStart = layers.count - bodySources.count
+      guard let path = error.jsonPath, path.hasPrefix("layers["), let close = path.firstIndex(of: "]"),
+        let index = Int(path[path.index(path.startIndex, offsetBy: 7)..<close]), index >= bodyStart,
+        index < layers.count
+      else { throw error }
+      throw bodySources[index - bodyStart].relocated(error, field: String(path[path.index(after: close)...]))
+    }
+  }
+
   /// Layout on this scene's canvas: fonts and images from `images`' folder,
   /// image sizes from `images`, text measured with `caches`.
   fileprivate func viewLayout(images: SceneImages, caches: RenderCaches?) -> ViewLayout {

@@ -46,6 +46,31 @@ struct ViewLayout {
     /// Whether the layer was written as a layer (`"type": "layers"`), so
     /// that its fields are the file's.
     var isWritten = false
+
+    /// `error`, found at the layer's `field` (`.glass[2].frame.x`, `.content`,
+    /// "" for the layer), at the view it came from: a written layer's own
+    /// field, else the glass's or the text's view, with the field named in the
+    /// message (`laid out, its frame.x: …`).
+    func relocated(_ error: GlassError, field: String) -> GlassError {
+      guard !isWritten else {
+        return GlassError(
+          error.code, error.message, cause: error.cause, at: GlassError.Location(jsonPath: path + field))
+      }
+      var field = field
+      var at = path
+      if field.hasPrefix(".glass["), let close = field.firstIndex(of: "]"),
+        let index = Int(field[field.index(field.startIndex, offsetBy: 7)..<close]), glass.indices.contains(index)
+      {
+        return glass[index].relocated(error, field: String(field[field.index(after: close)...]))
+      }
+      if field.hasPrefix(".content"), let contentPath {
+        at = contentPath
+        field.removeFirst(".content".count)
+      }
+      if field.hasPrefix(".") { field.removeFirst() }
+      let message = field.isEmpty ? error.message : "laid out, its \(field): \(error.message)"
+      return GlassError(error.code, message, cause: error.cause, at: GlassError.Location(jsonPath: at))
+    }
   }
 
   /// Lays `root` (written at `path`) out in `canvas` less `safeArea`, and lowers it.
@@ -89,23 +114,7 @@ struct ViewLayout {
       do {
         try holder.validate([layer], at: "", validator)
       } catch let error as GlassError {
-        // `layers[0].glass[2].frame.x`: the glass's view, and its field.
-        var field = error.jsonPath.map { String($0.dropFirst("layers[0]".count)) } ?? ""
-        // A layer written as such (`.layers`) has the field itself.
-        guard !source.isWritten else {
-          throw GlassError(error.code, error.message, at: GlassError.Location(jsonPath: source.path + field))
-        }
-        var at = source.path
-        if field.hasPrefix(".glass["), let close = field.firstIndex(of: "]"),
-          let index = Int(field[field.index(field.startIndex, offsetBy: 7)..<close]),
-          source.glass.indices.contains(index)
-        {
-          at = source.glass[index].path
-          field = String(field[field.index(after: close)...])
-        }
-        if field.hasPrefix(".") { field.removeFirst() }
-        let message = field.isEmpty ? error.message : "laid out, its \(field): \(error.message)"
-        throw GlassError(error.code, message, at: GlassError.Location(jsonPath: at))
+        throw source.relocated(error, field: error.jsonPath.map { String($0.dropFirst("layers[0]".count)) } ?? "")
       }
     }
   }
