@@ -297,11 +297,14 @@ public final class Renderer: @unchecked Sendable {
     // The view trees laid out, once, here: what they lower to is checked as any
     // layers are.
     let hadViews = scene.hasViewTree
-    let scene = try scene.laidOut(images: images, caches: caches)
-    if hadViews { try scene.validate() }
-    let lowering = SceneLowering(scene: scene, images: images, depth: depth, caches: caches)
-    try lowering.checkImageSizes(maxPixels: maxPixels)
-    let compiled = try lowering.lower().compile()
+    let (scene, bodySources) = try scene.laidOutWithSources(images: images, caches: caches)
+    // An error at a layer the body made names the view that made it.
+    let compiled = try scene.namingViews(bodySources) {
+      if hadViews { try scene.validate() }
+      let lowering = SceneLowering(scene: scene, images: images, depth: depth, caches: caches)
+      try lowering.checkImageSizes(maxPixels: maxPixels)
+      return try lowering.lower().compile()
+    }
     // Intermediates and the images fitted to their frames, as binary16.
     let bytes = compiled.transientBytes + compiled.sourceBytes
     guard bytes <= maxWorkingBytes else {

@@ -356,12 +356,6 @@ struct ViewJSONBadInputTests {
         ##"{"type": "zstack", "children": [{"type": "color", "color": "#FF0000"}, {"type": "hstack", "spacing": -1, "children": []}]}"##,
       path: "body.children[1].spacing", ["negative"]),
     BadView(
-      "minWidth over maxWidth", body: modified(##"{"frame": {"minWidth": 50, "maxWidth": 10}}"##),
-      path: "body.modifiers[0].frame.minWidth", ["over maxWidth", "at most maxWidth"]),
-    BadView(
-      "idealHeight outside its bounds", body: modified(##"{"frame": {"minHeight": 5, "idealHeight": 1}}"##),
-      path: "body.modifiers[0].frame.idealHeight", ["between"]),
-    BadView(
       "infinity where a finite number goes", body: modified(##"{"frame": {"minWidth": "infinity"}}"##),
       path: "body.modifiers[0].frame.minWidth", ["finite", "maxWidth"]),
     BadView(
