@@ -29,7 +29,7 @@ let package = Package(
       linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate")]
     ),
     // Private C plumbing: JPEG (libjpeg-turbo's TurboJPEG API) and WebP (libwebp,
-    // libwebpmux for the colour profile) output, tagged sRGB. Only GLESGlass imports it.
+    // libwebpmux for the colour profile) input and output, tagged sRGB. Only GLESGlass imports it.
     .target(
       name: "CLossy",
       linkerSettings: [

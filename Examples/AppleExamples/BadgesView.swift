@@ -80,7 +80,7 @@ struct BadgesView: View {
   }
 }
 
-private struct BadgeLabel: View {
+struct BadgeLabel: View {
   var badge: Badge
   var body: some View {
     Image(systemName: badge.symbolName)
@@ -100,7 +100,7 @@ private struct BadgeLabel: View {
   }
 }
 
-private struct ToggleBadgesLabel: View {
+struct ToggleBadgesLabel: View {
   var isExpanded: Bool
   var body: some View {
     Label(

@@ -220,7 +220,71 @@ int clossy_decode_jpeg(const uint8_t *data, size_t size, uint8_t **out, uint32_t
   return 0;
 }
 
+// The Swift side names CMYK and YCCK by these values (CLossy.h).
+_Static_assert(TJCS_CMYK == 3 && TJCS_YCCK == 4, "TurboJPEG's colour spaces");
+
+int clossy_jpeg_header(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, int *subsampling,
+                       int *colorspace, char *err, size_t err_size) {
+  *width = *height = 0;
+  tjhandle handle = tjInitDecompress();
+  if (handle == NULL) {
+    clossy_copy(err, err_size, "libjpeg-turbo could not start");
+    return -1;
+  }
+  int w = 0, h = 0;
+  int status = tjDecompressHeader3(handle, data, (unsigned long)size, &w, &h, subsampling, colorspace);
+  if (status != 0) clossy_copy(err, err_size, tjGetErrorStr2(handle));
+  tjDestroy(handle);
+  if (status != 0) return -1;
+  if (w <= 0 || h <= 0) {
+    clossy_copy(err, err_size, "the frame header gives no size");
+    return -1;
+  }
+  *width = (uint32_t)w;
+  *height = (uint32_t)h;
+  return 0;
+}
+
+int clossy_decode_jpeg_into(const uint8_t *data, size_t size, uint8_t *out, uint32_t width, uint32_t height,
+                            char *err, size_t err_size) {
+  tjhandle handle = tjInitDecompress();
+  if (handle == NULL) {
+    clossy_copy(err, err_size, "libjpeg-turbo could not start");
+    return -1;
+  }
+  int w = 0, h = 0, subsampling, colorspace;
+  int status = tjDecompressHeader3(handle, data, (unsigned long)size, &w, &h, &subsampling, &colorspace);
+  if (status == 0 && ((uint32_t)w != width || (uint32_t)h != height)) {
+    clossy_copy(err, err_size, "the header's size changed between two reads");
+    tjDestroy(handle);
+    return -1;
+  }
+  // The accurate (islow) IDCT, as libjpeg's default and Pillow use; a warning
+  // stops the decode, so that a damaged file is refused, not shown with grey or
+  // smeared blocks.
+  if (status == 0)
+    status = tjDecompress2(handle, data, (unsigned long)size, out, w, w * 4, h, TJPF_RGBA,
+                           TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING);
+  if (status != 0) clossy_copy(err, err_size, tjGetErrorStr2(handle));
+  tjDestroy(handle);
+  return status == 0 ? 0 : -1;
+}
+
 // MARK: WebP
+
+static const char *clossy_webp_status(VP8StatusCode status) {
+  switch (status) {
+    case VP8_STATUS_OK: return "no error";
+    case VP8_STATUS_OUT_OF_MEMORY: return "out of memory";
+    case VP8_STATUS_INVALID_PARAM: return "invalid parameter";
+    case VP8_STATUS_BITSTREAM_ERROR: return "bitstream error";
+    case VP8_STATUS_UNSUPPORTED_FEATURE: return "unsupported feature";
+    case VP8_STATUS_SUSPENDED: return "decoding suspended";
+    case VP8_STATUS_USER_ABORT: return "decoding aborted";
+    case VP8_STATUS_NOT_ENOUGH_DATA: return "not enough data (the file is truncated)";
+  }
+  return "unknown error";
+}
 
 int clossy_encode_webp(const uint8_t *pixels, uint32_t width, uint32_t height, int quality, uint8_t **out,
                        size_t *out_size, char *err, size_t err_size) {
@@ -282,6 +346,52 @@ int clossy_decode_webp(const uint8_t *data, size_t size, uint8_t **out, uint32_t
   *out = pixels;
   *width = (uint32_t)w;
   *height = (uint32_t)h;
+  return 0;
+}
+
+int clossy_webp_header(const uint8_t *data, size_t size, uint32_t *width, uint32_t *height, int *has_alpha,
+                       int *has_animation, int *format, char *err, size_t err_size) {
+  *width = *height = 0;
+  WebPBitstreamFeatures features;
+  VP8StatusCode status = WebPGetFeatures(data, size, &features);
+  if (status != VP8_STATUS_OK) {
+    clossy_copy(err, err_size, clossy_webp_status(status));
+    return -1;
+  }
+  *width = (uint32_t)features.width;
+  *height = (uint32_t)features.height;
+  *has_alpha = features.has_alpha;
+  *has_animation = features.has_animation;
+  *format = features.format;
+  return 0;
+}
+
+int clossy_decode_webp_into(const uint8_t *data, size_t size, uint8_t *out, uint32_t width, uint32_t height,
+                            char *err, size_t err_size) {
+  WebPDecoderConfig config;
+  if (!WebPInitDecoderConfig(&config)) {
+    clossy_copy(err, err_size, "libwebp could not start (version mismatch)");
+    return -1;
+  }
+  VP8StatusCode status = WebPGetFeatures(data, size, &config.input);
+  if (status == VP8_STATUS_OK &&
+      ((uint32_t)config.input.width != width || (uint32_t)config.input.height != height)) {
+    clossy_copy(err, err_size, "the header's size changed between two reads");
+    return -1;
+  }
+  if (status == VP8_STATUS_OK) {
+    config.output.colorspace = MODE_RGBA;
+    config.output.is_external_memory = 1;
+    config.output.u.RGBA.rgba = out;
+    config.output.u.RGBA.stride = (int)width * 4;
+    config.output.u.RGBA.size = (size_t)width * height * 4;
+    status = WebPDecode(data, size, &config);
+    WebPFreeDecBuffer(&config.output);
+  }
+  if (status != VP8_STATUS_OK) {
+    clossy_copy(err, err_size, clossy_webp_status(status));
+    return -1;
+  }
   return 0;
 }
 

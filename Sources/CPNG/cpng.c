@@ -575,8 +575,9 @@ static size_t cpng_put_head(uint8_t *file, uint32_t width, uint32_t height, int 
   return at;
 }
 
-int cpng_encode_fast(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes,
-                     size_t band_bytes, uint8_t **png, size_t *png_size, char *err, size_t err_size) {
+int cpng_encode_fast_capacity(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes,
+                              size_t band_bytes, size_t capacity, uint8_t **png, size_t *png_size, char *err,
+                              size_t err_size) {
   if (err_size) err[0] = '\0';
   *png = NULL;
   *png_size = 0;
@@ -584,19 +585,35 @@ int cpng_encode_fast(const void *pixels, uint32_t width, uint32_t height, int de
     cpng_copy(err, err_size, "the image is empty or its depth is not 8 or 16 bits");
     return -1;
   }
-  const size_t line = (size_t)width * (depth == 16 ? 8 : 4);
-  const size_t bound = cpng_fast_zlib_bound(line, height, band_bytes);
-  uint8_t *file = (uint8_t *)malloc(CPNG_HEAD_BYTES + 8 + bound + 4 + 12);
+  // Every size checked: a row, the pixels' extent, the bound, the file.
+  size_t line, extent, bound, total;
+  if (__builtin_mul_overflow((size_t)width, (size_t)(depth == 16 ? 8 : 4), &line) || row_bytes < line ||
+      __builtin_mul_overflow((size_t)(height - 1), row_bytes, &extent) ||
+      __builtin_add_overflow(extent, line, &extent)) {
+    cpng_copy(err, err_size, "the image's rows are shorter than its width or do not fit in memory");
+    return -1;
+  }
+  bound = cpng_fast_zlib_bound(line, height, band_bytes);
+  if (capacity == 0) capacity = bound;
+  if (bound == 0 || __builtin_add_overflow(capacity, (size_t)(CPNG_HEAD_BYTES + 8 + 4 + 12), &total)) {
+    cpng_copy(err, err_size, "the PNG file of the image would not fit in memory");
+    return -1;
+  }
+  uint8_t *file = (uint8_t *)malloc(total);
   if (file == NULL) {
     cpng_copy(err, err_size, "out of memory for the PNG file");
     return -1;
   }
   size_t at = cpng_put_head(file, width, height, depth);
   uint8_t *stream = file + at + 8;
-  size_t length = cpng_fast_zlib(pixels, width, height, depth, row_bytes, band_bytes, stream);
-  if (length == 0) {
+  size_t length = 0;
+  const int status = cpng_fast_zlib(pixels, width, height, depth, row_bytes, band_bytes, stream, capacity, &length);
+  if (status != 0) {
     free(file);
-    cpng_copy(err, err_size, "out of memory for a row of the PNG");
+    cpng_copy(err, err_size,
+              status == -1 ? "out of memory for a band of the PNG"
+                           : "the PNG's image data would pass the end of its buffer (the encoder's size bound is "
+                             "wrong); nothing was written past it");
     return -1;
   }
   if (length > 0x7FFFFFFFu) {
@@ -628,6 +645,12 @@ int cpng_encode_fast(const void *pixels, uint32_t width, uint32_t height, int de
   *png = file;
   *png_size = at;
   return 0;
+}
+
+int cpng_encode_fast(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes,
+                     size_t band_bytes, uint8_t **png, size_t *png_size, char *err, size_t err_size) {
+  return cpng_encode_fast_capacity(pixels, width, height, depth, row_bytes, band_bytes, 0, png, png_size, err,
+                                   err_size);
 }
 
 int cpng_encode(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes, int compression,

@@ -6,12 +6,16 @@
 #include <stdint.h>
 
 /// The most bytes `cpng_fast_zlib` writes for rows of `line` bytes (filter byte
-/// not counted), `height` of them, in bands of `band_bytes` (0: the default).
+/// not counted), `height` of them, in bands of `band_bytes` (0: the default);
+/// 0 when that does not fit a size_t.
 size_t cpng_fast_zlib_bound(size_t line, uint32_t height, size_t band_bytes);
 
-/// Writes the zlib stream of the filtered image to `out` (room for the bound);
-/// returns its length, or 0 when memory for a row runs out.
-size_t cpng_fast_zlib(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes,
-                      size_t band_bytes, uint8_t *out);
+/// Writes the zlib stream of the filtered image to `out`, which holds
+/// `capacity` bytes (the bound is always enough), and its length to `*length`.
+/// Returns 0; -1 when memory for a band runs out; -2 when the stream would not
+/// fit `capacity` (checked before each band is written: nothing is written
+/// past it).
+int cpng_fast_zlib(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes,
+                   size_t band_bytes, uint8_t *out, size_t capacity, size_t *length);
 
 #endif

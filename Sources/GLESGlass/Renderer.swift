@@ -128,7 +128,9 @@ public final class Renderer: @unchecked Sendable {
     _ effect: BackgroundExtensionEffect, on image: RGBAImage, depth: RGBAImage.Depth = .eight,
     maxPixels: Int = PNGCodec.defaultMaxPixels, timings: inout RenderTimings
   ) throws -> RGBAImage {
-    try render(Self.prepare(effect, on: image, depth: depth, maxPixels: maxPixels), timings: &timings)
+    try timed(&timings) {
+      try wait(submit(Self.prepare(effect, on: image, depth: depth, maxPixels: maxPixels)), timings: &$0)
+    }
   }
 
   /// Renders a scene at `depth`: `prepare`, then the backend. The scene is
@@ -137,7 +139,9 @@ public final class Renderer: @unchecked Sendable {
     _ scene: Scene, images: SceneImages, depth: RGBAImage.Depth = .eight,
     maxPixels: Int = PNGCodec.defaultMaxPixels, timings: inout RenderTimings
   ) throws -> RGBAImage {
-    return try render(prepare(scene, images: images, depth: depth, maxPixels: maxPixels), timings: &timings)
+    try timed(&timings) {
+      try wait(submit(prepare(scene, images: images, depth: depth, maxPixels: maxPixels)), timings: &$0)
+    }
   }
 
   /// Renders a scene whose images are decoded already, by their path in the scene.
@@ -148,9 +152,62 @@ public final class Renderer: @unchecked Sendable {
     try render(scene, images: SceneImages(images), depth: depth, maxPixels: maxPixels, timings: &timings)
   }
 
+  /// Renders a scene made in Swift, its image files (if it names any) read
+  /// relative to the working directory, as `SceneFile(scene: scene, directory:
+  /// ".")` reads them.
+  public func render(
+    _ scene: Scene, depth: RGBAImage.Depth = .eight, maxPixels: Int = PNGCodec.defaultMaxPixels,
+    timings: inout RenderTimings
+  ) throws -> RGBAImage {
+    try render(SceneFile(scene: scene, directory: "."), depth: depth, maxPixels: maxPixels, timings: &timings)
+  }
+
+  /// `render(_:depth:maxPixels:timings:)` without the timings.
+  public func render(
+    _ scene: Scene, depth: RGBAImage.Depth = .eight, maxPixels: Int = PNGCodec.defaultMaxPixels
+  ) throws -> RGBAImage {
+    var timings = RenderTimings()
+    return try render(scene, depth: depth, maxPixels: maxPixels, timings: &timings)
+  }
+
+  /// Renders a scene file: its images read relative to its folder
+  /// (`SceneFile.loadImages`, with this renderer's image cache), then `render`.
+  /// Errors name the file.
+  public func render(
+    _ file: SceneFile, depth: RGBAImage.Depth = .eight, maxPixels: Int = PNGCodec.defaultMaxPixels,
+    timings: inout RenderTimings
+  ) throws -> RGBAImage {
+    try timed(&timings) { timings in
+      let images = try file.loadImages(maxPixels: maxPixels, cache: caches.images)
+      do {
+        return try wait(
+          submit(prepare(file.scene, images: images, depth: depth, maxPixels: maxPixels)), timings: &timings)
+      } catch let error as GlassError {
+        throw file.locate(error)
+      }
+    }
+  }
+
+  /// `render(_:depth:maxPixels:timings:)` of a scene file without the timings.
+  public func render(
+    _ file: SceneFile, depth: RGBAImage.Depth = .eight, maxPixels: Int = PNGCodec.defaultMaxPixels
+  ) throws -> RGBAImage {
+    var timings = RenderTimings()
+    return try render(file, depth: depth, maxPixels: maxPixels, timings: &timings)
+  }
+
   /// Runs a prepared render on the backend: `submit`, then `wait`.
   public func render(_ prepared: PreparedRender, timings: inout RenderTimings) throws -> RGBAImage {
-    try wait(submit(prepared), timings: &timings)
+    try timed(&timings) { try wait(submit(prepared), timings: &$0) }
+  }
+
+  /// `body`, its wall time added to `timings.totalMilliseconds`.
+  private func timed(
+    _ timings: inout RenderTimings, _ body: (inout RenderTimings) throws -> RGBAImage
+  ) rethrows -> RGBAImage {
+    let start = DispatchTime.now().uptimeNanoseconds
+    defer { timings.totalMilliseconds += Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6 }
+    return try body(&timings)
   }
 
   /// Uploads a prepared render's images, submits its passes and starts reading
@@ -215,7 +272,7 @@ public final class Renderer: @unchecked Sendable {
     _ scene: Scene, images: SceneImages, depth: RGBAImage.Depth = .eight,
     maxPixels: Int = PNGCodec.defaultMaxPixels, caches: RenderCaches? = nil
   ) throws -> PreparedRender {
-    let caches = caches ?? RenderCaches.scoped
+    let caches = RenderCaches.given(caches)
     return try caches.use { try prepare(scene, images: images, depth: depth, maxPixels: maxPixels, with: caches) }
   }
 
@@ -240,11 +297,14 @@ public final class Renderer: @unchecked Sendable {
     // The view trees laid out, once, here: what they lower to is checked as any
     // layers are.
     let hadViews = scene.hasViewTree
-    let scene = try scene.laidOut(images: images, caches: caches)
-    if hadViews { try scene.validate() }
-    let lowering = SceneLowering(scene: scene, images: images, depth: depth, caches: caches)
-    try lowering.checkImageSizes(maxPixels: maxPixels)
-    let compiled = try lowering.lower().compile()
+    let (scene, bodySources) = try scene.laidOutWithSources(images: images, caches: caches)
+    // An error at a layer the body made names the view that made it.
+    let compiled = try scene.namingViews(bodySources) {
+      if hadViews { try scene.validate() }
+      let lowering = SceneLowering(scene: scene, images: images, depth: depth, caches: caches)
+      try lowering.checkImageSizes(maxPixels: maxPixels)
+      return try lowering.lower().compile()
+    }
     // Intermediates and the images fitted to their frames, as binary16.
     let bytes = compiled.transientBytes + compiled.sourceBytes
     guard bytes <= maxWorkingBytes else {

@@ -16,7 +16,7 @@ extension Diffing where Value == RGBAImage {
   /// writes the difference image into the artifacts folder (`SNAPSHOT_ARTIFACTS`,
   /// else the temporary folder), beside the render that swift-snapshot-testing
   /// writes there, and names it in the message. With `antiAliasing`, a pixel
-  /// that an edge moving by less than a pixel explains matches
+  /// that pixelmatch's detector calls anti-aliasing matches
   /// (`ComparisonOptions.antiAliasing`, `glass-gpu goldens --anti-aliasing`).
   public static func glassImage(
     precision: Float = 1, perceptualPrecision: Float = 1, antiAliasing: Bool = false
@@ -27,15 +27,15 @@ extension Diffing where Value == RGBAImage {
       toData: { image in Data(GlassImageDiff.encode(image)) },
       fromData: { data in GlassImageDiff.decode(data) },
       diffV2: { reference, actual in
-        // The anti-aliasing mode: pixels a sub-pixel shift explains match.
+        // The anti-aliasing mode: pixels pixelmatch's detector calls anti-aliasing match.
         let compared =
           antiAliasing && reference.size == actual.size && reference.width > 0
-          ? ImageComparison.explainingShifts(actual, against: reference) : actual
+          ? ImageComparison.explainingAntiAliasing(actual, against: reference) : actual
         guard
           let failure = GlassImageDiff.failure(
             reference, compared, precision: Double(precision), perceptualPrecision: Double(perceptualPrecision))
         else { return nil }
-        return GlassImageDiff.report(failure, reference, actual)
+        return GlassImageDiff.report(failure, reference, actual, antiAliasing: antiAliasing)
       })
   }
 }
@@ -89,7 +89,11 @@ enum GlassImageDiff {
   }
 
   /// The failure's message and attachments; writes the difference image.
-  static func report(_ failure: String, _ reference: RGBAImage, _ actual: RGBAImage) -> (String, [DiffAttachment]) {
+  static func report(
+    _ failure: String, _ reference: RGBAImage, _ actual: RGBAImage, antiAliasing: Bool
+  )
+    -> (String, [DiffAttachment])
+  {
     var attachments: [DiffAttachment] = [
       .data(Data(encode(reference)), name: "reference.png"), .data(Data(encode(actual)), name: "failure.png"),
     ]
@@ -105,7 +109,9 @@ enum GlassImageDiff {
       }
     }
     recordTestAttachments(attachments)
-    if let page = SnapshotReportPage.add(failure, reference, actual) { message += "\nReport: \(page)" }
+    if let line = SnapshotReportPage.add(failure, reference, actual, antiAliasing: antiAliasing) {
+      message += "\n" + line
+    }
     return (message, attachments)
   }
 
@@ -178,52 +184,43 @@ func reportSnapshotIssue(_ message: String) {
   XCTFail(message)
 }
 
-/// With `SNAPSHOT_ARTIFACTS` set, the failures of the process's glass snapshots
-/// on one page: `$SNAPSHOT_ARTIFACTS/GlassSnapshotReport/index.html`, the same
-/// page `glass-gpu goldens --report` writes (`GoldenHTMLReport`), rewritten as
-/// each failure comes.
+/// With `SNAPSHOT_ARTIFACTS` set, the failures of glass snapshots on one page:
+/// `$SNAPSHOT_ARTIFACTS/GlassSnapshotReport/index.html`, the page `glass-gpu
+/// goldens --report` writes, grown by appending (`GoldenHTMLReport.appendFailure`):
+/// each failure writes its own images and appends its data, a few hundred
+/// bytes, so what it costs does not grow with the failures before it, and test
+/// processes or suites writing into one folder at once each add their failures
+/// whole. Nothing about the page is kept in the process.
 enum SnapshotReportPage {
-  private static let lock = NSLock()
-  nonisolated(unsafe) private static var cases: [GoldenCase] = []
-
-  /// Adds a failure and rewrites the page; its path, or nil without
-  /// `SNAPSHOT_ARTIFACTS` (or when it cannot be written).
-  static func add(_ failure: String, _ reference: RGBAImage, _ actual: RGBAImage) -> String? {
+  /// Adds a failure to the page under `SNAPSHOT_ARTIFACTS`; the line the
+  /// failure's message gets (the page, or why it could not be written), or nil
+  /// without `SNAPSHOT_ARTIFACTS`.
+  static func add(_ failure: String, _ reference: RGBAImage, _ actual: RGBAImage, antiAliasing: Bool) -> String? {
     guard let base = ProcessInfo.processInfo.environment["SNAPSHOT_ARTIFACTS"], !base.isEmpty else { return nil }
-    let folder = (base as NSString).appendingPathComponent("GlassSnapshotReport")
-    return lock.withLock {
-      do {
-        let files = (folder as NSString).appendingPathComponent("files")
-        try FilePaths.makeFolders(files, what: "the snapshot report's folder")
-        var name = "snapshot \(cases.count + 1)"
-        #if canImport(Testing)
-          if let test = Test.current { name = "\(test.sourceLocation.fileName): \(test.name)" }
-        #endif
-        let stem = (files as NSString).appendingPathComponent("\(cases.count)")
-        var item = GoldenCase(name: name, status: .failed)
-        item.failure = reference.size == actual.size ? .imagesDiffer : .sizeDiffers
-        item.message = failure
-        if reference.width > 0 {
-          try PNGCodec.OutputFile(path: stem + "-reference.png").write(encoded: GlassImageDiff.encode(reference))
-          item.reference = stem + "-reference.png"
-        }
-        try PNGCodec.OutputFile(path: stem + "-actual.png").write(encoded: GlassImageDiff.encode(actual))
-        item.actual = stem + "-actual.png"
-        if reference.size == actual.size && reference.width > 0 {
-          try PNGCodec.OutputFile(path: stem + "-difference.png").write(
-            encoded: GlassImageDiff.encode(ImageComparison.differenceImage(actual, reference)))
-          item.difference = stem + "-difference.png"
-          item.comparison = try? ImageComparison(actual, reference)
-        }
-        cases.append(item)
-        var report = GoldenReport()
-        report.cases = cases
-        report.backend = "snapshot"
-        try GoldenHTMLReport.write(report, to: folder, context: .init(references: "__Snapshots__"))
-        return (folder as NSString).appendingPathComponent("index.html")
-      } catch {
-        return nil
+    var name = "snapshot"
+    var group: String?
+    #if canImport(Testing)
+      if let test = Test.current {
+        name = "\(test.sourceLocation.fileName): \(test.name)"
+        group = test.sourceLocation.fileName
       }
+    #endif
+    return add(failure, reference, actual, antiAliasing: antiAliasing, name: name, group: group, base: base)
+  }
+
+  /// Adds a failure named `name` to the page in `base/GlassSnapshotReport`.
+  static func add(
+    _ failure: String, _ reference: RGBAImage, _ actual: RGBAImage, antiAliasing: Bool, name: String, group: String?,
+    base: String
+  ) -> String {
+    let folder = (base as NSString).appendingPathComponent("GlassSnapshotReport")
+    do {
+      let page = try GoldenHTMLReport.appendFailure(
+        name: name, group: group, message: failure, reference: reference.width > 0 ? reference : nil, actual: actual,
+        antiAliasing: antiAliasing, to: folder)
+      return "Report: \(page)"
+    } catch {
+      return "The report page could not be written: \(error)"
     }
   }
 }

@@ -22,7 +22,7 @@ extension Snapshotting where Value == GLESGlass.Scene, Format == RGBAImage {
   ///   - cpuThreads: worker threads of the CPU work (nil: one a core).
   ///   - environment: settings over the scene's own environment (a variant:
   ///     `try EnvironmentVariant("dark+rtl")`); nil: the scene's.
-  ///   - antiAliasing: a pixel that an edge moving by less than a pixel explains
+  ///   - antiAliasing: a pixel that pixelmatch's detector calls anti-aliasing
   ///     matches (`ComparisonOptions.antiAliasing`, as `goldens --anti-aliasing`).
   ///   - masks: layers, views (by JSON path) or rectangles (points) painted
   ///     magenta in the snapshot, so that what they show never changes it

@@ -128,12 +128,12 @@ public enum TestProcess {
     /// Its process id.
     public let pid: pid_t
 
-    /// Starts the built `glass-gpu` with `arguments` in `folder`, stdout to
-    /// /dev/null, stderr into `log`, and standard input the read end of `input`
-    /// (this process's own when nil). Neither end of `input` stays open in this
-    /// or any later child but as its standard input, so that closing the write
-    /// end here is the end of its input.
-    public init(_ arguments: [String], in folder: URL, log: URL, input: Pipe? = nil) throws {
+    /// Starts the built `glass-gpu` with `arguments` in `folder`, stdout into
+    /// the file `output` (/dev/null when nil), stderr into `log`, and standard
+    /// input the read end of `input` (this process's own when nil). Neither end
+    /// of `input` stays open in this or any later child but as its standard
+    /// input, so that closing the write end here is the end of its input.
+    public init(_ arguments: [String], in folder: URL, log: URL, input: Pipe? = nil, output: URL? = nil) throws {
       var actions = posix_spawn_file_actions_t()
       posix_spawn_file_actions_init(&actions)
       defer { posix_spawn_file_actions_destroy(&actions) }
@@ -142,7 +142,11 @@ public enum TestProcess {
         for end in ends { _ = fcntl(end, F_SETFD, fcntl(end, F_GETFD) | FD_CLOEXEC) }
         posix_spawn_file_actions_adddup2(&actions, ends[0], 0)
       }
-      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+      if let output {
+        posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+      } else {
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+      }
       posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
       var attributes = posix_spawnattr_t()
       posix_spawnattr_init(&attributes)

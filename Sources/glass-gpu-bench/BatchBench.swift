@@ -32,12 +32,18 @@ struct BatchBench: ParsableCommand {
       stage times come from the batch's --report.
 
       --memory instead runs the batch alone at --memory-counts jobs (the first
-      jobs of one list), each job with a label of its own ("Frame k", an icon
-      and "Job k" on glass) at a position of its own (fractional points), and
-      compares peak RSS (issue 21's bar: the largest count within 10 % of the
-      smallest) and resident memory over the second half of the largest run (RSS
-      at its half and at its end, each the median of the 5 samples around it;
-      bar: under 3 % growth), and prints the caches' sizes from the report.
+      jobs of one list) and compares peak RSS (bar: the largest count within
+      10 % of the smallest) and resident memory over the second half of the
+      largest run (RSS at its half and at its end, each the median of the 5
+      samples around it; bar: under 3 % growth), and prints the caches' sizes
+      from the report. Its jobs (--memory-scenes) are distinct small scenes by
+      default: each a 64x48 pt canvas at scale 1 whose background is a 32x24 px
+      PNG of its own (a seeded gradient and disc, written beside the scenes),
+      with a text "Frame k" and a glass label (an icon and "k") at positions of
+      its own (fractional points): nothing one job draws is drawn by
+      another, so a cache that keeps what it sees once grows with the job
+      count. `--memory-scenes base` runs the base scene instead, with such a
+      text and label per job (every job shares its image).
 
       Examples:
         glass-gpu-bench batch
@@ -78,8 +84,22 @@ struct BatchBench: ParsableCommand {
   @Option(parsing: .upToNextOption, help: "Job counts of the --memory runs.")
   var memoryCounts: [Int] = [2000, 20000]
 
-  @Option(help: "Pixels per point of the --memory runs (the base scene's own: 2).")
+  @Option(help: "Pixels per point of the --memory runs (default: the scenes' own, 1 for distinct, 2 for base).")
   var memoryScale: Int?
+
+  @Option(
+    help: ArgumentHelp(
+      "The --memory runs' jobs: distinct small scenes, each with a background of its own, or the base scene labelled.",
+      valueName: "distinct|base"))
+  var memoryScenes: MemoryScenes = .distinct
+
+  /// What the --memory runs render.
+  enum MemoryScenes: String, ExpressibleByArgument {
+    /// `DistinctScenes`: a small canvas, a background image, a text and a label of each job's own.
+    case distinct
+    /// The base scene, every glass shape moved and tinted, with a text and a label of each job's own.
+    case base
+  }
 
   @Flag(help: "Keep the temporary folder and print its path.")
   var keep = false
@@ -109,7 +129,11 @@ struct BatchBench: ParsableCommand {
     }
     let scenes = try BatchScenes(path: scene, seed: seed)
     let total = memory ? memoryCounts.max() ?? count : count
-    let jobs = try scenes.write(count: total, to: folder, inline: inline, labelled: memory, format: format)
+    let distinct = memory && memoryScenes == .distinct
+    let jobs =
+      distinct
+      ? try DistinctScenes(seed: seed).write(count: total, to: folder, inline: inline, format: format)
+      : try scenes.write(count: total, to: folder, inline: inline, labelled: memory, format: format)
     let runner = ChildRunner(binary: binary, folder: folder)
 
     var backends: [String] = []
@@ -127,12 +151,18 @@ struct BatchBench: ParsableCommand {
     }
     var load = [0.0, 0.0, 0.0]
     _ = getloadavg(&load, 3)
-    let pixels = scenes.pixelSize(scale: memory ? memoryScale : nil)
+    let pixels =
+      distinct
+      ? DistinctScenes.pixelSize(scale: memoryScale) : scenes.pixelSize(scale: memory ? memoryScale : nil)
     let counts = memory ? memoryCounts.map(String.init).joined(separator: " and ") : "\(count)"
+    let what =
+      distinct
+      ? "distinct small scenes (\(pixels.width)x\(pixels.height) px), each with a background image, a text and "
+        + "a glass label of its own at positions of its own (seed \(seed))"
+      : "\(scene) (\(pixels.width)x\(pixels.height) px), every glass shape moved and tinted per job (seed \(seed))"
+        + (memory ? ", a label and a text of its own at a position of its own per job" : "")
     print(
-      "glass-gpu-bench batch\(memory ? " --memory" : ""): \(counts) jobs of \(scene) "
-        + "(\(pixels.width)x\(pixels.height) px), every glass shape moved and tinted per job (seed \(seed))"
-        + (memory ? ", a label and a text of its own at a position of its own per job" : "") + ", "
+      "glass-gpu-bench batch\(memory ? " --memory" : ""): \(counts) jobs of \(what), "
         + (inline ? "inline in the manifest" : "scene files named by a manifest"))
     print(
       String(
@@ -504,6 +534,102 @@ struct BatchScenes {
       lines.append(JSONValue.object([("scene", source), ("output", .string(output))]).compactText)
     }
     jobs.lines = lines
+    return jobs
+  }
+}
+
+/// Distinct small scenes for the --memory runs: job k is a 64x48 pt canvas at
+/// scale 1 whose background is a 32x24 px PNG of its own (a gradient between two
+/// seeded colours and a seeded disc, images/NNNNN.png), with a text "Frame k" and
+/// a glass label (an icon and "k") at positions of its own, in fractional points.
+/// No two jobs share an image, a text mask or a text layout; they share fonts,
+/// glyphs and the icon.
+struct DistinctScenes {
+  let seed: UInt64
+  static let widthPoints = 64.0
+  static let heightPoints = 48.0
+  static let imageSize = PixelSize(width: 32, height: 24)
+
+  /// The output's size at `scale` (default 1).
+  static func pixelSize(scale: Int?) -> PixelSize {
+    let s = Double(scale ?? 1)
+    return PixelSize(width: Int((widthPoints * s).rounded()), height: Int((heightPoints * s).rounded()))
+  }
+
+  /// Job `index`'s background: a horizontal gradient between two colours and a
+  /// disc of a third, all from a generator seeded by the seed and index.
+  func background(_ index: Int) -> RGBAImage {
+    var random = SplitMix(state: seed &* 0x9E37_79B9 &+ UInt64(index) &* 0x1_0000_0001)
+    func colour() -> SIMD3<Double> { SIMD3(random.uniform(0, 255), random.uniform(0, 255), random.uniform(0, 255)) }
+    let (a, b, disc) = (colour(), colour(), colour())
+    let size = Self.imageSize
+    let centre = SIMD2(random.uniform(0, Double(size.width)), random.uniform(0, Double(size.height)))
+    let radius = random.uniform(3, 10)
+    return RGBAImage(width: size.width, height: size.height) { x, y in
+      let t = Double(x) / Double(size.width - 1)
+      let dx = Double(x) + 0.5 - centre.x
+      let dy = Double(y) + 0.5 - centre.y
+      let c = dx * dx + dy * dy < radius * radius ? disc : a + (b - a) * t
+      return SIMD4(UInt8(c.x), UInt8(c.y), UInt8(c.z), 255)
+    }
+  }
+
+  /// Job `index`'s scene; its background is `image` (a path).
+  func scene(_ index: Int, image: String) -> JSONValue {
+    var random = SplitMix(state: seed &* 0x1000_0000_01B3 &+ UInt64(index))
+    let x = random.uniform(1, 5)
+    let y = random.uniform(1, 6)
+    let labelX = random.uniform(0, 6)
+    let labelY = random.uniform(18, 23)
+    return .object([
+      ("version", .number(1)),
+      ("size", .object([("width", .number(Self.widthPoints)), ("height", .number(Self.heightPoints))])),
+      ("scale", .number(1)),
+      ("background", .object([("image", .string(image))])),
+      (
+        "layers",
+        .array([
+          .object([
+            ("type", .string("text")), ("text", .string("Frame \(index)")), ("font", .string("caption2")),
+            ("frame", .object([("x", .number(x)), ("y", .number(y))])),
+          ]),
+          .object([
+            ("type", .string("glass")), ("frame", .object([("x", .number(labelX)), ("y", .number(labelY))])),
+            (
+              "content",
+              .object([
+                ("text", .string("\(index)")), ("systemImage", .string("star.fill")),
+                ("font", .string("caption2")),
+              ])
+            ),
+          ]),
+        ])
+      ),
+    ])
+  }
+
+  /// Writes `count` jobs' backgrounds (images/NNNNN.png), scene files
+  /// (scenes/NNNNN.json), and `manifest(n)` for the first n.
+  func write(count: Int, to folder: URL, inline: Bool, format: ImageEncoding.Format) throws -> BatchJobs {
+    let scenes = folder.appendingPathComponent("scenes")
+    let images = folder.appendingPathComponent("images")
+    for made in [scenes, images] {
+      try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+    }
+    var jobs = BatchJobs(folder: folder)
+    for index in 0..<count {
+      let name = String(format: "%05d", index)
+      let image = images.appendingPathComponent("\(name).png").path
+      try PNGCodec.write(background(index), to: image)
+      let variant = scene(index, image: image)
+      let path = scenes.appendingPathComponent("\(name).json").path
+      try Data((variant.formatted() + "\n").utf8).write(to: URL(fileURLWithPath: path))
+      jobs.scenePaths.append(path)
+      let output = "\(name).\(format.fileExtension)"
+      jobs.outputs.append(output)
+      let source: JSONValue = inline ? variant : .string("scenes/\(name).json")
+      jobs.lines.append(JSONValue.object([("scene", source), ("output", .string(output))]).compactText)
+    }
     return jobs
   }
 }

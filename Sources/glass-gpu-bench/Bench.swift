@@ -10,8 +10,8 @@ struct Bench: ParsableCommand {
     abstract: "Benchmarks of glass-gpu, and the procedural images they use.",
     subcommands: [
       ExtendBench.self, ProcessBench.self, SceneBench.self, GlassScalingBench.self, HostileBench.self, BatchBench.self,
-      EncodeBench.self, FluidBench.self, TextBench.self, LayoutBench.self,
-      ContactSheet.self,
+      EncodeBench.self, FluidBench.self, TextBench.self, LayoutBench.self, GroupingBench.self,
+      FolderBench.self, ContactSheet.self,
       Generate.self, GenerateIcons.self,
     ],
     defaultSubcommand: ExtendBench.self)

@@ -15,7 +15,9 @@ struct EncodeBench: ParsableCommand {
       scale 2, 1920x1080 px). Each row encodes it --runs times on this thread after
       one untimed encode; the median is printed with the throughput of raw pixels
       (MB/s of RGBA) and the file size. `fast` is compression 1, what glass-gpu
-      writes by default; `libdeflate level 1, up` is what it wrote before.
+      writes by default; `libdeflate level 1, up` is what it wrote before. Depth
+      w16 is the 8-bit frame widened to 16 bits (each sample times 257, as
+      libpng widens an 8-bit file): what a 16-bit render of 8-bit content is.
 
       Peers from PyPI (fpng, QOI, Pillow's and OpenCV's PNG writers) are timed on
       the same frame in the same run by scripts/encode-peers.py, with --python
@@ -52,58 +54,76 @@ struct EncodeBench: ParsableCommand {
     let renderer = try Renderer(backend: .cpu)
     let eight = try renderer.render(file.scene, images: images, depth: .eight, timings: &timings)
     let sixteen = try renderer.render(file.scene, images: images, depth: .sixteen, timings: &timings)
+    guard case .eight(let values) = eight.samples else { return }
+    let widened = RGBAImage(size: eight.size, samples: .sixteen(values.map { UInt16($0) * 257 }))
     print("glass-gpu-bench encode: \(scene), \(eight.size) px, median of \(runs) encodes on one thread")
     print(
       "depth  \(pad("encoder", 36))        ms   MB/s of RGBA   file bytes      time     bytes"
         + "   (time and bytes: against libdeflate level 1, up, at that depth)")
-    typealias Row = (String, RGBAImage, () throws -> [UInt8])
+    typealias Row = (String, String, () throws -> [UInt8])
     let rows: [Row] = [
-      ("fast (compression 1, the default)", eight, { try PNGCodec.encode(eight, with: .fast()) }),
+      ("fast (compression 1, the default)", "8", { try PNGCodec.encode(eight, with: .fast()) }),
       (
-        "libdeflate level 1, up (before)", eight,
-        { try PNGCodec.encode(eight, with: .libdeflate(level: 1, filter: .up)) }
+        "libdeflate level 1, up (before)", "8", { try PNGCodec.encode(eight, with: .libdeflate(level: 1, filter: .up)) }
       ),
-      ("libdeflate level 6, up", eight, { try PNGCodec.encode(eight, with: .libdeflate(level: 6, filter: .up)) }),
-      ("stored (compression 0)", eight, { try PNGCodec.encode(eight, compression: 0) }),
-      ("libpng level 1, its filters", eight, { try PNGCodec.encode(eight, with: .libpng(level: 1)) }),
-      ("JPEG quality 90 (libjpeg-turbo)", eight, { try ImageEncoding(quality: 90).encoded(eight, as: .jpeg) }),
-      ("WebP quality 90 (libwebp)", eight, { try ImageEncoding(quality: 90).encoded(eight, as: .webp) }),
-      ("fast (compression 1, the default)", sixteen, { try PNGCodec.encode(sixteen, with: .fast()) }),
+      ("libdeflate level 6, up", "8", { try PNGCodec.encode(eight, with: .libdeflate(level: 6, filter: .up)) }),
+      ("stored (compression 0)", "8", { try PNGCodec.encode(eight, compression: 0) }),
+      ("libpng level 1, its filters", "8", { try PNGCodec.encode(eight, with: .libpng(level: 1)) }),
+      ("JPEG quality 90 (libjpeg-turbo)", "8", { try ImageEncoding(quality: 90).encoded(eight, as: .jpeg) }),
+      ("WebP quality 90 (libwebp)", "8", { try ImageEncoding(quality: 90).encoded(eight, as: .webp) }),
+      ("fast (compression 1, the default)", "16", { try PNGCodec.encode(sixteen, with: .fast()) }),
       (
-        "libdeflate level 1, up (before)", sixteen,
-        {
-          try PNGCodec.encode(sixteen, with: .libdeflate(level: 1, filter: .up))
-        }
+        "libdeflate level 1, up (before)", "16",
+        { try PNGCodec.encode(sixteen, with: .libdeflate(level: 1, filter: .up)) }
       ),
-      ("libpng level 1, its filters", sixteen, { try PNGCodec.encode(sixteen, with: .libpng(level: 1)) }),
+      ("libpng level 1, its filters", "16", { try PNGCodec.encode(sixteen, with: .libpng(level: 1)) }),
+      ("fast (compression 1, the default)", "w16", { try PNGCodec.encode(widened, with: .fast()) }),
+      (
+        "libdeflate level 1, up (before)", "w16",
+        { try PNGCodec.encode(widened, with: .libdeflate(level: 1, filter: .up)) }
+      ),
+      (
+        "libdeflate level 2, up", "w16",
+        { try PNGCodec.encode(widened, with: .libdeflate(level: 2, filter: .up)) }
+      ),
     ]
-    var measured: [(String, Int, Double, Int)] = []
-    for (name, image, encode) in rows {
+    var measured: [(String, String, Double, Int)] = []
+    for (name, depth, encode) in rows {
       let (median, bytes) = try Self.time(runs: runs, encode)
-      measured.append((name, image.depth.rawValue, median, bytes))
+      measured.append((name, depth, median, bytes))
     }
-    func reference(_ depth: Int) -> (Double, Int)? {
-      measured.first { $0.0.hasPrefix("libdeflate level 1") && $0.1 == depth }.map { ($0.2, $0.3) }
+    func find(_ prefix: String, _ depth: String) -> (Double, Int)? {
+      measured.first { $0.0.hasPrefix(prefix) && $0.1 == depth }.map { ($0.2, $0.3) }
     }
-    func line(_ depth: Int, _ name: String, _ median: Double, _ bytes: Int) {
-      let raw = Double(eight.size.pixelCount * 4 * depth / 8)
-      let ratios = reference(depth).map { String(format: "%8.2fx %8.2fx", median / $0.0, Double(bytes) / Double($0.1)) }
+    func line(_ depth: String, _ name: String, _ median: Double, _ bytes: Int) {
+      let raw = Double(eight.size.pixelCount * 4 * (depth == "8" ? 1 : 2))
+      let ratios = find("libdeflate level 1", depth).map {
+        String(format: "%8.2fx %8.2fx", median / $0.0, Double(bytes) / Double($0.1))
+      }
       print(
         String(
-          format: "%5d  %@ %9.2f %14.0f %12d %@", depth, pad(name, 36), median, raw / median / 1000, bytes,
-          (ratios ?? "") as NSString))
+          format: "%@  %@ %9.2f %14.0f %12d %@", pad(String(repeating: " ", count: max(0, 5 - depth.count)) + depth, 5),
+          pad(name, 36), median, raw / median / 1000, bytes, (ratios ?? "") as NSString))
     }
     for (name, depth, median, bytes) in measured { line(depth, name, median, bytes) }
-    if !noPeers { try peers(eight, line: line) }
-    for depth in [8, 16] {
-      guard let (old, oldBytes) = reference(depth),
-        let fast = measured.first(where: { $0.0.hasPrefix("fast") && $0.1 == depth })
-      else { continue }
-      let bar = depth == 8 ? "bar: 3x faster, at most 1.25x the bytes" : "bar: 2x faster"
+    if !noPeers { try peers(eight, line: { line("8", $1, $2, $3) }) }
+    for depth in ["8", "16"] {
+      guard let (old, oldBytes) = find("libdeflate level 1", depth), let fast = find("fast", depth) else { continue }
+      let bar = depth == "8" ? "bar: 3x faster, at most 1.25x the bytes" : "bar: 2x faster"
       print(
         String(
-          format: "%d-bit: fast is %.2fx faster than libdeflate level 1, at %.2fx its bytes (%@)", depth,
-          old / fast.2, Double(fast.3) / Double(oldBytes), bar as NSString))
+          format: "%@-bit: fast is %.2fx faster than libdeflate level 1, at %.2fx its bytes (%@)", depth as NSString,
+          old / fast.0, Double(fast.1) / Double(oldBytes), bar as NSString))
+    }
+    if let (level2, level2Bytes) = find("libdeflate level 2", "w16"), let fast = find("fast", "w16"),
+      let eightBit = find("fast", "8")
+    {
+      print(
+        String(
+          format:
+            "8-bit widened to 16: fast is %.2fx faster than libdeflate level 2, at %.2fx its bytes (bar: at most "
+            + "1.25x), %.2fx the 8-bit file", level2 / fast.0, Double(fast.1) / Double(level2Bytes),
+          Double(fast.1) / Double(eightBit.1)))
     }
   }
 

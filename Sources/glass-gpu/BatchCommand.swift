@@ -48,7 +48,10 @@ struct Batch: ParsableCommand {
       valueName: "file"))
   var reportPath: String?
 
-  @Flag(help: "Skip every job whose output is a whole PNG already (after an interrupted run).")
+  @Flag(
+    help: ArgumentHelp(
+      "Skip every job whose output is already a whole file of its format, PNG, JPEG or WebP (after an "
+        + "interrupted run)."))
   var resume = false
 
   @Option(

@@ -8,11 +8,13 @@ struct GlassGPU: ParsableCommand {
     commandName: "glass-gpu",
     abstract: "Render Liquid Glass effects headlessly: OpenGL ES 3 on EGL, or the CPU reference.",
     discussion: """
-      Images are PNG files (any colour type libpng reads, 8 or 16 bits). Output is
-      an RGBA PNG (8 or 16 bits), a JPEG or a WebP (8 bits), by the output's
-      extension or --format, written to a temporary name and renamed, so a failed
-      or interrupted command leaves no file behind; an output that is one of the
-      inputs is refused.
+      Input images are PNG (any colour type libpng reads, 8 or 16 bits), JPEG or
+      WebP, told apart by their content, upright by their EXIF orientation, and
+      taken as sRGB (an embedded colour profile is not converted). Output is an
+      RGBA PNG (8 or 16 bits), a JPEG or a WebP (8 bits), by the output's extension
+      or --format, written to a temporary name and renamed, so a failed or
+      interrupted command leaves no file behind; an output that is one of the
+      inputs is refused; an output's missing folders are made.
       Errors go to stderr with a non-zero exit status.
       """,
     version: "0.1.0",
@@ -24,6 +26,7 @@ struct GlassGPU: ParsableCommand {
 
   /// Installs the signal handlers that remove temporary outputs, then runs the command.
   static func main() {
+    StandardOutput.writeLineByLine()
     StandardInput.guardIfClosed()
     PNGCodec.OutputFile.installSignalCleanup()
     PeakMemory.reportAtExitIfAsked()
@@ -188,7 +191,7 @@ struct Extend: ParsableCommand {
         glass-gpu extend photo.png -o out.png --leading 200 --trailing 0 --top 80 --sigma 40
       """)
 
-  @Argument(help: "The input PNG.")
+  @Argument(help: "The input image: PNG, JPEG or WebP (told by its content, upright by its EXIF orientation).")
   var input: String
 
   @Option(name: .shortAndLong, help: "The output image: .png, .jpg or .webp (--format).")
@@ -225,7 +228,7 @@ struct Extend: ParsableCommand {
   @Option(help: ArgumentHelp("Bits per channel of the output: 8 or 16.", valueName: "8|16"))
   var depth: Int = 8
 
-  @Option(help: "Refuse images and canvases over this many pixels (checked from the PNG header).")
+  @Option(help: "Refuse images and canvases over this many pixels (checked from the image header).")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
   @Option(help: formatHelp)
@@ -257,14 +260,14 @@ struct Extend: ParsableCommand {
       output: output, backend: backend, encoding: encoding.encoding(format), printTimings: timings,
       load: {
         // The extended canvas is checked from the header, before decoding.
-        let decoded = try PNGCodec.read(path: input, maxPixels: maxPixels) { header in
+        let decoded = try ImageDecoding.read(path: input, maxPixels: maxPixels) { header in
           do {
             try Renderer.check(effect, imageSize: header.size, maxPixels: maxPixels)
           } catch let error as GlassError {
             throw error.located(file: input)
           }
         }
-        for warning in decoded.warnings { report("warning: \(input): libpng: \(warning)") }
+        for warning in decoded.warnings { report("warning: \(input): \(warning)") }
         return decoded
       },
       inputs: { _ in [input] },
@@ -277,7 +280,7 @@ struct Extend: ParsableCommand {
 
 struct Compare: ParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract: "Compare two PNGs channel by channel.",
+    abstract: "Compare two images (PNG, JPEG or WebP) channel by channel.",
     discussion: """
       Prints the largest channel difference (in 1/255 steps; 16-bit images are
       compared on the same scale), the share of pixels with a channel off by more
@@ -287,10 +290,10 @@ struct Compare: ParsableCommand {
         glass-gpu compare out/gpu.png out/cpu.png --diff out/diff.png --max-diff 2 --max-share 0.1
       """)
 
-  @Argument(help: "The first PNG.")
+  @Argument(help: "The first image.")
   var first: String
 
-  @Argument(help: "The second PNG.")
+  @Argument(help: "The second image.")
   var second: String
 
   @Option(help: "Write a picture of the differences here (\(ImageComparison.differenceImageDescription)).")
@@ -307,7 +310,7 @@ struct Compare: ParsableCommand {
   @Flag(help: "Print one JSON object instead of text.")
   var json = false
 
-  @Option(help: "Refuse images over this many pixels (checked from the PNG header).")
+  @Option(help: "Refuse images over this many pixels (checked from the image header).")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
   func validate() throws {
@@ -317,8 +320,8 @@ struct Compare: ParsableCommand {
 
   func run() throws {
     try reportingErrors {
-      let a = try PNGCodec.read(path: first, maxPixels: maxPixels).image
-      let b = try PNGCodec.read(path: second, maxPixels: maxPixels).image
+      let a = try ImageDecoding.read(path: first, maxPixels: maxPixels).image
+      let b = try ImageDecoding.read(path: second, maxPixels: maxPixels).image
       let result = try ImageComparison(a, b)
       if let diff {
         let file = try PNGCodec.OutputFile(path: diff)

@@ -18,7 +18,11 @@ struct Goldens: ParsableCommand {
       --artifacts (or $SNAPSHOT_ARTIFACTS) the artifacts go to a new private folder
       of this run (glass-gpu-goldens-XXXXXX in the temporary folder, mode 0700),
       named in the summary and removed when nothing is kept in it; links found in
-      an artifacts folder are never followed. A missing reference fails unless
+      an artifacts folder are never followed. The report folder (--report) and a
+      given artifacts folder must hold no reference and no input: one that is the
+      references folder, lies inside it or holds it, or holds a scene, an image a
+      scene reads or the manifest is refused before anything is written (the
+      scenes are read once more for their images). A missing reference fails unless
       --record asks for it. Record references with the CPU backend (the default):
       it renders the same bytes on every machine, whatever the thread count; the
       GPU's output varies a little with the driver (check it with --backend gpu and
@@ -47,11 +51,22 @@ struct Goldens: ParsableCommand {
         glass-gpu goldens Assets/scenes --references refs --prune --record failed  # and remove them
 
       Comparison modes: exact (the default), --max-diff N and --max-share P (how far
-      and how widely a render may differ), --anti-aliasing (a difference that an edge
-      moving by under a pixel explains does not count: glass a quarter pixel off
-      passes, two pixels off fails), and masks (--mask PATH, --mask-rect x,y,w,h:
-      those pixels are not compared, as Playwright's mask). A mask that names no
-      layer or view of a scene is an error for that scene; nothing is recorded for it.
+      and how widely a render may differ), --anti-aliasing (pixelmatch's detector:
+      a blend between areas flat in both images does not count, so a shape on a
+      plain colour moved by part of a pixel passes; glass does not, nor a changed
+      glyph, line, dot or colour; docs/comparison-modes.md), and masks (--mask PATH,
+      --mask-rect x,y,w,h: those pixels are not compared, as Playwright's mask). A
+      mask that names no layer or view of a scene, or a rectangle wholly outside its
+      canvas, is an error for that scene; nothing is recorded for it.
+
+      Pruning: --prune decides what is stale only once every scene was checked. A
+      run stopped by SIGINT or SIGTERM, or with a scene file that cannot be read or
+      a manifest line that names no reference, removes nothing and says why (exit
+      1). A scene that failed or could not be rendered keeps its reference (--record
+      failed records a failure anew). Only a regular file named as a reference
+      (NAME.png; with --environments NAME.VARIANT.png of one of the run's variants)
+      that no scene reads and that is not the manifest or the JUnit report is stale.
+      Standard output is written line by line (a log keeps the lines of a killed run).
       """)
 
   @Argument(help: "Scene files, or folders whose *.json files are checked against the same relative paths.")
@@ -91,8 +106,8 @@ struct Goldens: ParsableCommand {
 
   @Flag(
     help: ArgumentHelp(
-      "Anti-aliasing mode: a pixel that differs only as an edge moved by less than a pixel would make it differ "
-        + "(its value in each image within the other's 3x3 neighbourhood, per channel) does not count."))
+      "Anti-aliasing mode: a differing pixel that pixelmatch's detector calls anti-aliasing (a blend between "
+        + "areas flat in both images) does not count (docs/comparison-modes.md)."))
   var antiAliasing = false
 
   @Option(
@@ -134,13 +149,15 @@ struct Goldens: ParsableCommand {
     help: ArgumentHelp(
       "Write an HTML report here: index.html, self-contained (no network), with each failure's reference, render "
         + "and difference side by side, as a slider, a strobe and a zoom; open it from file:// or publish the "
-        + "folder as a CI artifact.", valueName: "dir"))
+        + "folder as a CI artifact. A folder of its own: not the references folder, not in it, holding no "
+        + "reference, scene or image a scene reads.", valueName: "dir"))
   var htmlReport: String?
 
   @Flag(
     help: ArgumentHelp(
       "List the references under --references that no scene of this run produced (stale); with --record "
-        + "(missing, failed or all) remove them. Run it over all your scenes."))
+        + "(missing, failed or all) remove them, once every scene was checked (a stopped run removes nothing). "
+        + "Run it over all your scenes."))
   var prune = false
 
   @Flag(help: "Keep every scene's render in --artifacts, passes too (by default only failures keep theirs).")
@@ -220,18 +237,40 @@ struct Goldens: ParsableCommand {
     }
   }
 
-  /// The HTML report's folder, before any render: a file there, or a folder that
-  /// cannot be made or written, is an error that leaves everything untouched.
-  private func checkReportFolder() throws {
+  /// The HTML report's folder, before anything is written: a file there is an
+  /// error that leaves everything untouched.
+  private func checkReportFolderIsFolder() throws {
     guard let folder = htmlReport else { return }
     var info = stat()
     if stat(folder, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR {
       throw GlassError(.outputFailure, "--report \(folder) is a file, not a folder; name a folder for the HTML report")
     }
-    try FilePaths.makeFolders(folder, what: "the report folder \(folder)")
+  }
+
+  /// Makes the HTML report's folder (once its place is checked), before any
+  /// render: a folder that cannot be made or written is an error.
+  private func makeReportFolder() throws {
+    guard let folder = htmlReport else { return }
+    try FilePaths.makeFolders(folder, what: "the report folder")
     guard access(folder, W_OK | X_OK) == 0 else {
       throw GlassError(
         .outputFailure, "--report \(folder) cannot be written (permission denied); name a folder you can write")
+    }
+  }
+
+  /// Refuses, before anything is written, a report or artifacts folder that could
+  /// write over a reference or an input (`GoldenCheck.checkPlacement`): the
+  /// scenes are read once more for the images they name.
+  private func checkPlacement(
+    _ check: GoldenCheck, jobs: [BatchJob], artifacts given: String?, fromEnvironment: Bool
+  ) throws {
+    guard htmlReport != nil || given != nil else { return }
+    var inputs = manifest + check.inputFiles(of: jobs.map { BatchEntry.job($0) })
+    if let path = manifest.first { inputs += check.inputFiles(of: try check.manifest(path: path)) }
+    if let folder = htmlReport { try check.checkPlacement(ofFolder: folder, what: "--report", inputs: inputs) }
+    if let given {
+      try check.checkPlacement(
+        ofFolder: given, what: fromEnvironment ? "$SNAPSHOT_ARTIFACTS" : "--artifacts", inputs: inputs)
     }
   }
 
@@ -247,14 +286,11 @@ struct Goldens: ParsableCommand {
     var check: GoldenCheck?
     var entries: [AnySequence<BatchEntry>] = []
     var inputFiles = manifest
+    var matrix: [EnvironmentVariant] = []
     do {
       try checkReferencesFolder()
-      try checkReportFolder()
-      if let given {
-        try FilePaths.makeFolders(given, what: "the artifacts folder")
-      } else {
-        artifactsFolder = try FilePaths.makePrivateFolder(named: "glass-gpu-goldens")
-      }
+      try checkReportFolderIsFolder()
+      if given == nil { artifactsFolder = try FilePaths.makePrivateFolder(named: "glass-gpu-goldens") }
       var options = GoldenCheckOptions(references: references, artifacts: artifactsFolder)
       options.limits = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare)
       options.record = record
@@ -277,7 +313,11 @@ struct Goldens: ParsableCommand {
         report = nil  // never written over the input it names
         throw error
       }
-      let matrix = try variants(environments)
+      matrix = try variants(environments)
+      // Where the check writes, before anything is written there.
+      try checkPlacement(made, jobs: jobs, artifacts: given, fromEnvironment: artifacts == nil)
+      try makeReportFolder()
+      if let given { try FilePaths.makeFolders(given, what: "the artifacts folder") }
       entries.append(AnySequence(jobs.flatMap { BatchEntry.job($0).variants(matrix) }))
       if let manifest = manifest.first {
         entries.append(AnySequence(try made.manifest(path: manifest).lazy.flatMap { $0.variants(matrix) }))
@@ -300,6 +340,11 @@ struct Goldens: ParsableCommand {
     check.batch.renderer.close()
     guard !result.cases.isEmpty else {
       removeIfEmpty(given == nil ? artifactsFolder : nil)
+      if let signal = PNGCodec.OutputFile.stopSignal {
+        // Stopped before a scene was taken: not a check without scenes.
+        glassReport("stopped by signal \(signal) before any scene was checked")
+        PNGCodec.OutputFile.end(bySignal: signal)
+      }
       try endBeforeChecking(
         GlassError(
           .fileUnreadable,
@@ -309,9 +354,7 @@ struct Goldens: ParsableCommand {
     var page: String?
     if let folder = htmlReport {
       do {
-        var options: [String] = []
-        if let scale { options += ["--scale", String(scale)] }
-        try GoldenHTMLReport.write(result, to: folder, context: .init(references: references, options: options))
+        try GoldenHTMLReport.write(result, to: folder, context: try reportContext())
         page = (folder as NSString).appendingPathComponent("index.html")
       } catch let error as GlassError {
         glassReport(error.description)
@@ -326,9 +369,12 @@ struct Goldens: ParsableCommand {
       }
     }
     var pruned = ""
+    var pruneFailed = false
     if prune {
+      // Decided once every scene was checked (the library refuses otherwise).
+      var removed = 0
       do {
-        let stale = try check.staleReferences(result)
+        let stale = try check.staleReferences(result, variants: matrix)
         let remove = record != .never
         for path in stale {
           if remove {
@@ -337,6 +383,7 @@ struct Goldens: ParsableCommand {
                 .fileUnreadable,
                 "cannot remove the stale reference \(path): \(String(cString: strerror(errno))); check its permissions")
             }
+            removed += 1
             print("pruned  \(path)")
           } else {
             print("stale   \(path): no scene produced it; remove it with --prune --record failed")
@@ -344,8 +391,9 @@ struct Goldens: ParsableCommand {
         }
         pruned = "; \(stale.count) stale reference\(stale.count == 1 ? "" : "s")\(remove ? " removed" : "")"
       } catch let error as GlassError {
-        glassReport(error.description)
-        throw ExitCode(1)
+        glassReport("--prune: \(error.description)")
+        pruned = removed == 0 ? "; nothing pruned" : "; \(removed) stale references removed, then pruning failed"
+        pruneFailed = true
       }
     }
     let kept = given == nil ? !removeIfEmpty(artifactsFolder) : true
@@ -358,7 +406,42 @@ struct Goldens: ParsableCommand {
         + (!failed && kept && keepRenders ? "; renders in \(artifactsFolder)" : "") + pruned
         + (page.map { "; report \($0)" } ?? ""))
     if let signal = PNGCodec.OutputFile.stopSignal { PNGCodec.OutputFile.end(bySignal: signal) }
+    if pruneFailed { throw ExitCode(1) }
     if result.exitStatus != 0 { throw ExitCode(result.exitStatus) }
+  }
+
+  /// What the HTML report shows of the run, and its accepting commands: this
+  /// run's options that decide how scenes render and compare, with
+  /// `--record failed`, for one scene (its reference's folder as --references)
+  /// or for every failure (without --prune, --report, --junit, --artifacts).
+  private func reportContext() throws -> GoldenHTMLReport.Context {
+    var options: [String] = []
+    if let scale { options += ["--scale", String(scale)] }
+    if backend != .cpu { options += ["--backend", backend.rawValue] }
+    if maxPixels != PNGCodec.defaultMaxPixels { options += ["--max-pixels", String(maxPixels)] }
+    if maxDiff != 0 { options += ["--max-diff", ParameterSpec.format(maxDiff)] }
+    if let maxShare { options += ["--max-share", ParameterSpec.format(maxShare)] }
+    if antiAliasing { options.append("--anti-aliasing") }
+    for path in mask { options += ["--mask", path] }
+    for rect in maskRect { options += ["--mask-rect", rect] }
+    let chosen = try variants(environments)
+    let matrix = environments.map { ["--environments", $0] } ?? []
+    var context = GoldenHTMLReport.Context(references: references)
+    context.inputs = inputs
+    context.variants = chosen.map(\.name)
+    context.acceptCase = { [options] scene, folder, variant in
+      ["glass-gpu", "goldens", scene, "--references", folder] + options
+        + (variant.map { ["--environments", $0] } ?? []) + ["--record", "failed"]
+    }
+    context.acceptAll =
+      ["glass-gpu", "goldens"] + inputs + manifest.flatMap { ["--manifest", $0] } + ["--references", references]
+      + options + matrix + ["--record", "failed"]
+    context.command = ["glass-gpu"] + CommandLine.arguments.dropFirst()
+    context.workingFolder = FileManager.default.currentDirectoryPath
+    context.commit = GoldenHTMLReport.Context.commit(of: FileManager.default.currentDirectoryPath)
+    context.limits = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare)
+    context.comparison = try comparisonOptions()
+    return context
   }
 
   /// Prints `error`, writes it to the JUnit report as the one case, and exits 1.

@@ -17,7 +17,9 @@ struct LayoutCommand: ParsableCommand {
       green, cyan, blue, purple, then again), as a view debugger shows them.
 
       A scene (or state) with no view tree prints that it has none and lists no
-      views, exit 0; --outline then writes the plain render.
+      views, exit 0 (one whose body is only absolute layers says so); --outline
+      then writes the plain render. A view laid out beyond the format's range is an
+      error at its path, as validate says.
 
       Examples:
         glass-gpu layout Assets/scenes/signin.json
@@ -64,6 +66,8 @@ struct LayoutCommand: ParsableCommand {
     var images: SceneImages
     /// The states of the whole file that have a view tree (to name when the scene has none).
     var statesWithBodies: [String]
+    /// Whether the scene laid out (or its state) has a view tree.
+    var hasBody: Bool
     var views: [ResolvedView]
   }
 
@@ -96,7 +100,7 @@ struct LayoutCommand: ParsableCommand {
       } else {
         loaded = try load()
       }
-      for warning in loaded.images.warnings { report("warning: \(warning.path): libpng: \(warning.message)") }
+      for warning in loaded.images.warnings { report("warning: \(warning.path): \(warning.message)") }
       print(json ? jsonDocument(loaded) : text(loaded), terminator: "")
     }
   }
@@ -132,7 +136,8 @@ struct LayoutCommand: ParsableCommand {
       // Laid out as a scene of its own, whose body is at "body"; in the file it is the state's.
       for index in views.indices { views[index].path = "states.\(state)." + views[index].path }
     }
-    return Loaded(file: file, images: images, statesWithBodies: statesWithBodies, views: views)
+    return Loaded(
+      file: file, images: images, statesWithBodies: statesWithBodies, hasBody: file.scene.body != nil, views: views)
   }
 
   /// Refuses an outline written where the tree is printed (`/dev/stdout`, or the
@@ -165,6 +170,11 @@ struct LayoutCommand: ParsableCommand {
       + "\(ParameterSpec.format(scene.size.width))x\(ParameterSpec.format(scene.size.height)) pt at \(scene.scale)x, "
       + "safe area \(edges.isEmpty ? "none" : edges.joined(separator: ", "))"
     guard !loaded.views.isEmpty else {
+      guard !loaded.hasBody else {
+        // A body of absolute layers (`"type": "layers"`) takes no part in layout.
+        return "\(header); the body is absolute layers (\"type\": \"layers\"), drawn at their own frames: "
+          + "no view to lay out\n"
+      }
       var line = "\(header); no view tree (no \"body\"), nothing to lay out"
       if state == nil && !loaded.statesWithBodies.isEmpty {
         line += "; the states \(loaded.statesWithBodies.joined(separator: ", ")) have one: give --state"

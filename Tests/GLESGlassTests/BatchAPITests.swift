@@ -124,7 +124,9 @@ struct ImageCacheTests {
     // The decoded image (8-bit: 4 bytes a pixel) and two fitted sizes (16-bit: 8),
     // and each entry's bookkeeping.
     let needed = 4 * 120 * 80 + 8 * (90 * 60 + 30 * 20) + 3 * LRUCache<Int, Int>.entryOverhead
-    let cache = ImageCache(capacityBytes: needed)
+    // Four times that: what a job uses first waits on probation, a quarter of the
+    // budget, which then holds all three (CacheAdmission).
+    let cache = ImageCache(capacityBytes: 4 * needed)
     var renders: [RGBAImage] = []
     let renderer = try Renderer(backend: .cpu)
     for job in 0..<4 {

@@ -6,8 +6,9 @@ import Testing
 
 @testable import GLESGlass
 
-/// The comparison modes of goldens and the snapshot strategy (issue 24): the
-/// anti-aliasing mode, masks, and pruning stale references.
+/// The comparison modes of goldens and the snapshot strategy (issue 24): masks,
+/// the report page, and pruning stale references (the anti-aliasing mode is
+/// specified in AntiAliasingModeTests, masks' geometry in ComparisonMaskTests).
 @Suite("Comparison modes")
 struct ComparisonModeTests {
   /// A glass capsule at `x` points over a photo, at scale 1.
@@ -20,52 +21,6 @@ struct ComparisonModeTests {
   }
 
   static let photo = ProceduralImages.landscape(width: 240, height: 120)
-
-  @Test(
-    "anti-aliasing mode: glass moved a quarter pixel passes it and fails the exact mode; moved two pixels fails both",
-    arguments: TestBackend.allCases)
-  func antiAliasing(backend: TestBackend) throws {
-    if backend == .gpu { try #require(TestGPU.isAvailable, "\(TestGPU.skipReason)") }
-    let reference = try backend.render(try Self.capsule(at: 60), images: ["photo": Self.photo])
-    let quarter = try backend.render(try Self.capsule(at: 60.25), images: ["photo": Self.photo])
-    let two = try backend.render(try Self.capsule(at: 62), images: ["photo": Self.photo])
-    var ignored = 0
-    let exactQuarter = try ImageComparison(quarter, reference)
-    let aaQuarter = try ImageComparison(quarter, reference, masked: [], antiAliasing: true, ignored: &ignored)
-    print("\(backend): a quarter pixel: \(exactQuarter.pixelsOverOne) px over 1/255 exactly, \(ignored) explained")
-    #expect(!ImageComparison.Limits.exact.violations(exactQuarter).isEmpty)
-    #expect(ImageComparison.Limits.exact.violations(aaQuarter).isEmpty, "\(aaQuarter)")
-    let aaTwo = try ImageComparison(two, reference, masked: [], antiAliasing: true, ignored: &ignored)
-    print("\(backend): two pixels: \(aaTwo.pixelsOverOne) px over 1/255 unexplained")
-    #expect(!ImageComparison.Limits.exact.violations(try ImageComparison(two, reference)).isEmpty)
-    #expect(!ImageComparison.Limits.exact.violations(aaTwo).isEmpty)
-    // The snapshot strategy's diffing says the same.
-    let diffing = Diffing<RGBAImage>.glassImage(antiAliasing: true)
-    #expect(diffing.diff(reference, quarter) == nil)
-    #expect(diffing.diff(reference, two) != nil)
-    #expect(Diffing<RGBAImage>.glassImage().diff(reference, quarter) != nil)
-  }
-
-  @Test("the shift rule: a pixel inside its neighbours' range is explained, one outside it is not")
-  func shiftRule() {
-    // A step edge, and the same edge blended half a pixel over.
-    let a = RGBAImage(width: 4, height: 3) { x, _ in x < 2 ? SIMD4(0, 0, 0, 255) : SIMD4(200, 200, 200, 255) }
-    let b = RGBAImage(width: 4, height: 3) { x, _ in
-      x < 1 ? SIMD4(0, 0, 0, 255) : x == 1 ? SIMD4(100, 100, 100, 255) : SIMD4(200, 200, 200, 255)
-    }
-    #expect(ImageComparison.subPixelShiftExplains(b, a, 1, 1))
-    // Brighter than anything near it, and by more than half the edge: not explained.
-    let c = RGBAImage(width: 4, height: 3) { x, _ in
-      x < 1 ? SIMD4(0, 0, 0, 255) : x == 1 ? SIMD4(250, 250, 250, 255) : SIMD4(200, 200, 200, 255)
-    }
-    #expect(!ImageComparison.subPixelShiftExplains(c, a, 1, 1))
-    // On a flat area, any change counts.
-    let flat = RGBAImage(width: 3, height: 3) { _, _ in SIMD4(100, 100, 100, 255) }
-    let dot = RGBAImage(width: 3, height: 3) { x, y in
-      x == 1 && y == 1 ? SIMD4(104, 100, 100, 255) : SIMD4(100, 100, 100, 255)
-    }
-    #expect(!ImageComparison.subPixelShiftExplains(dot, flat, 1, 1))
-  }
 
   /// A lock screen: a glass panel with a clock text, and a glass button.
   static func clock(_ time: String, button: String = "Unlock") -> String {

@@ -327,7 +327,8 @@ struct EnvironmentTests {
         return nil
       }.first)
     #expect(text.text.layoutDirection == .rightToLeft)
-    let layout = try ContentLayout(text.text, maxWidth: text.text.lineBreakWidth, directory: ".")
+    let layout = try ContentLayout(
+      text.text, maxWidth: text.text.lineBreakWidth, directory: ".", caches: RenderCaches())
     let lines = try #require(layout.text?.lines)
     #expect(lines.count >= 2)
     for line in lines {
@@ -340,7 +341,7 @@ struct EnvironmentTests {
     for string in ["שלום", "مرحبا"] {
       var content = TextContent(string, systemImage: "star.fill", font: .custom("DejaVu Sans", size: 17))
       content.layoutDirection = .rightToLeft
-      let layout = try ContentLayout(content, maxWidth: nil, directory: ".")
+      let layout = try ContentLayout(content, maxWidth: nil, directory: ".", caches: RenderCaches())
       #expect(layout.iconFrame.x > layout.textOrigin.x, "\(string): the icon should be right of the text")
       let run = try #require(layout.text?.lines.first?.runs.first)
       #expect(run.isRightToLeft, "\(string)")

@@ -110,6 +110,78 @@ struct FastPNGEncoderTests {
     }
   }
 
+  /// 16 bits from 8 as libpng widens them: each sample times 257, both bytes equal.
+  static func widened(_ image: RGBAImage) -> RGBAImage {
+    guard case .eight(let values) = image.samples else { return image }
+    return RGBAImage(size: image.size, samples: .sixteen(values.map { UInt16($0) * 257 }))
+  }
+
+  @Test(
+    "an 8-bit image widened to 16 bits (pair bands, with matches) decodes exactly, one sample off the pairs too, 1x1 to 16385x2, bands of one row to the whole image",
+    arguments: [(1, 1), (3, 2), (4097, 3), (16385, 2), (33, 65), (300, 120)])
+  func widenedDecodesExactly(_ width: Int, _ height: Int) throws {
+    for (name, image) in Self.contents(width: width, height: height, seed: UInt64(width * 7 + height)) {
+      for band in [0, 1, 5000] {
+        let wide = Self.widened(image)
+        _ = try check(wide, band: band, "\(name) \(width)x\(height) band \(band) widened")
+        // One sample whose bytes differ: its band is coded without matches, the others with.
+        guard case .sixteen(var values) = wide.samples else { continue }
+        values[values.count / 2] ^= 1
+        _ = try check(
+          RGBAImage(size: wide.size, samples: .sixteen(values)), band: band,
+          "\(name) \(width)x\(height) band \(band) widened, one sample off")
+      }
+    }
+  }
+
+  @Test(
+    "an 8-bit photo and frame widened to 16 bits take at most 1.25 times libdeflate level 2's bytes (not twice the 8-bit file)"
+  )
+  func widenedSize() throws {
+    let file = try SceneFile(
+      path: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Assets/scenes/landmarks.json").path)
+    var scene = file.scene
+    scene.scale = 1
+    var timings = RenderTimings()
+    let frame = try Renderer(backend: .cpu).render(scene, images: file.loadImages(), timings: &timings)
+    for (name, image) in [("photo", ProceduralPhotos.flowers(width: 640, height: 427)), ("Landmarks", frame)] {
+      let wide = Self.widened(image)
+      let fast = try PNGCodec.encode(wide, with: .fast())
+      let level2 = try PNGCodec.encode(wide, with: .libdeflate(level: 2, filter: .up))
+      #expect(Double(fast.count) <= 1.25 * Double(level2.count), "\(name): \(fast.count) vs \(level2.count)")
+      let decoded = try #require(
+        try PNGCodec.decode(fast, name: name, maxPixels: 1 << 26, depth: .sixteen, decoder: .libpngOnly))
+      #expect(decoded.image == wide, "\(name)")
+    }
+  }
+
+  @Test(
+    "a stream buffer smaller than the image needs (a wrong bound) fails with a message and no overflow; its bound succeeds"
+  )
+  func endChecked() throws {
+    let photo = ProceduralPhotos.flowers(width: 301, height: 67)
+    let images = [
+      ("noise", ProceduralImages.noise(width: 301, height: 67, seed: 3, alpha: true)), ("photo", photo),
+      ("widened photo", Self.widened(photo)), ("16-bit photo", Self.sixteen(photo, seed: 2)),
+    ]
+    // The bytes around the stream in the file: the head, IDAT's length, type and CRC, IEND.
+    let around = 8 + 25 + 13 + 16 + 44 + 8 + 4 + 12
+    for (name, image) in images {
+      for band in [0, 3000] {
+        let whole = try PNGCodec.encodeFast(image, streamCapacity: 0, bandBytes: band)
+        #expect(
+          whole == (try PNGCodec.encode(image, with: .fast(bandBytes: band))), "\(name): the bound is the default")
+        let stream = whole.count - around
+        for capacity in [1, 2, 100, stream / 2, stream - 1] {
+          #expect(throws: GlassError.self, "\(name) band \(band), \(capacity) bytes for \(stream)") {
+            _ = try PNGCodec.encodeFast(image, streamCapacity: capacity, bandBytes: band)
+          }
+        }
+      }
+    }
+  }
+
   @Test("compression 1 is the fast encoder; at most 1.25 times libdeflate level 1's bytes on a rendered frame")
   func defaultAndSize() throws {
     let file = try SceneFile(

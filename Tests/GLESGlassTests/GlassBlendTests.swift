@@ -110,13 +110,13 @@ struct GlassBlendTests {
     let a = circle(0, 0, 30)
     let b = circle(70.71, 70.71, 30)
     #expect(abs(a.separation(from: b) - 40) < 0.05)
-    #expect(SceneLowering.blendGroups([a, b], blendRadius: 38.9) == [[0], [1]])
-    #expect(SceneLowering.blendGroups([a, b], blendRadius: 39.1) == [[0, 1]])
+    #expect(GlassEffect.blendGroups([a, b], blendRadius: 38.9) == [[0], [1]])
+    #expect(GlassEffect.blendGroups([a, b], blendRadius: 39.1) == [[0, 1]])
     // Overlapping shapes are one body even with no spacing; a chain links.
     let c = circle(130, 130, 30)
     let d = circle(400, 0, 30)
-    #expect(SceneLowering.blendGroups([a, d, b, c], blendRadius: 50) == [[0, 2, 3], [1]])
-    #expect(SceneLowering.blendGroups([a, circle(50, 0, 30)], blendRadius: 0) == [[0, 1]])
+    #expect(GlassEffect.blendGroups([a, d, b, c], blendRadius: 50) == [[0, 2, 3], [1]])
+    #expect(GlassEffect.blendGroups([a, circle(50, 0, 30)], blendRadius: 0) == [[0, 1]])
     // A capsule beside a rounded rectangle: the straight edges' gap.
     let capsule = ShapeGeometry(roundedBoxCenter: SIMD2(60, 20), halfSize: SIMD2(60, 20), radii: SIMD4(repeating: 20))
     let rect = ShapeGeometry(roundedBoxCenter: SIMD2(60, 72.5), halfSize: SIMD2(60, 20), radii: SIMD4(repeating: 8))

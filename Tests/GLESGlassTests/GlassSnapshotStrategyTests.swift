@@ -1,9 +1,10 @@
 import Foundation
-import GlassSnapshotTesting
+import GlassTestSupport
 import SnapshotTesting
 import Testing
 
 @testable import GLESGlass
+@testable import GlassSnapshotTesting
 
 /// The swift-snapshot-testing strategy (`GlassSnapshotTesting`): against the
 /// example package's committed references, and on its own.
@@ -170,6 +171,116 @@ struct GlassSnapshotStrategyTests {
       issue.comments.contains { $0.rawValue.contains("missing.png") && $0.rawValue.contains("could not be rendered") }
     }
     #expect(files(in: folder).isEmpty, "no reference was recorded")
+  }
+
+  /// `reference` with the pixel (i mod width, i / width) changed.
+  static func changed(_ reference: RGBAImage, at i: Int) -> RGBAImage {
+    RGBAImage(width: reference.width, height: reference.height) { x, y in
+      let p = SIMD4<UInt8>(truncatingIfNeeded: reference.pixel16(x: x, y: y) &>> 8)
+      return x + y * reference.width == i % (reference.width * reference.height)
+        ? SIMD4(p[0] ^ 0x80, p[1], p[2], 255) : p
+    }
+  }
+
+  /// The bytes this thread has handed to `write` and its kin so far
+  /// (`wchar` in `/proc/thread-self/io`).
+  static func bytesWrittenByThisThread() -> Int {
+    let text = (try? String(contentsOfFile: "/proc/thread-self/io", encoding: .utf8)) ?? ""
+    let line = text.split(separator: "\n").first { $0.hasPrefix("wchar:") }
+    return Int(line?.dropFirst("wchar:".count).trimmingCharacters(in: .whitespaces) ?? "") ?? -1
+  }
+
+  /// Each file under `folder` with its inode, size and change time.
+  static func fileStates(_ folder: String) -> [String: [Int]] {
+    var out: [String: [Int]] = [:]
+    for name in (try? FileManager.default.subpathsOfDirectory(atPath: folder)) ?? [] {
+      var info = stat()
+      guard lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+      out[name] = [
+        Int(info.st_ino), Int(info.st_size), Int(info.st_ctim.tv_sec), Int(info.st_ctim.tv_nsec),
+        Int(info.st_mtim.tv_nsec),
+      ]
+    }
+    return out
+  }
+
+  @Test(
+    "the snapshot report page grows by appending: each of 120 failures leaves the page's earlier bytes and every earlier file as they were, writes nothing but four images of its own and under 2 KB appended to the page (the kernel's count of bytes written), and the page lists all 120"
+  )
+  func reportPageAppends() throws {
+    let base = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: base) }
+    let folder = base.appendingPathComponent("GlassSnapshotReport").path
+    let page = folder + "/index.html"
+    let reference = ProceduralImages.gradient(width: 64, height: 40)
+    var previous: [UInt8] = []
+    var files: [String: [Int]] = [:]
+    var growth: [Int] = []
+    var written: [Int] = []
+    for i in 0..<120 {
+      let before = Self.bytesWrittenByThisThread()
+      let line = SnapshotReportPage.add(
+        "failure \(i)", reference, Self.changed(reference, at: i), antiAliasing: false, name: "case \(i)",
+        group: "Suite\(i % 3)", base: base.path)
+      #expect(line == "Report: \(page)")
+      let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: page)))
+      #expect(bytes.starts(with: previous), "failure \(i) rewrote the page")
+      growth.append(bytes.count - previous.count)
+      previous = bytes
+      written.append(Self.bytesWrittenByThisThread() - before)
+      let now = Self.fileStates(folder)
+      let changed = files.filter { name, state in name != "index.html" && now[name] != state }
+      #expect(changed.isEmpty, "failure \(i) changed \(changed.keys.sorted())")
+      let added = Set(now.keys).subtracting(files.keys).filter { $0 != "index.html" }
+      #expect(added.count == 4, "failure \(i)")
+      // Everything the failure wrote (the kernel's count of this thread's
+      // write calls) is its new images and what the page grew by: nothing else.
+      #expect(written[i] == added.map { now[$0]?[1] ?? 0 }.reduce(growth[i], +), "failure \(i): \(written[i]) bytes")
+      files = now
+    }
+    #expect(written.allSatisfy { $0 > 0 } && (written.max() ?? 0) < 40_000, "\(written)")
+    // The first failure writes the page (its template); each later one appends its case alone.
+    let later = growth.dropFirst()
+    print(
+      "snapshot page: failure 1 wrote \(written[0]) bytes (page \(growth[0])); failures 2-120 wrote "
+        + "\(written.dropFirst().min() ?? 0)-\(written.dropFirst().max() ?? 0) bytes each, of which "
+        + "\(later.min() ?? 0)-\(later.max() ?? 0) appended to the page")
+    #expect(later.allSatisfy { $0 > 0 && $0 < 2048 }, "\(growth)")
+    #expect((later.max() ?? 0) - (later.min() ?? 0) < 64, "what a failure appends does not grow: \(growth)")
+    let read = try ReportPage(path: page)
+    #expect(read.cases.map { $0["name"] as? String ?? "" } == (0..<120).map { "case \($0)" })
+    #expect(read.cases.allSatisfy { $0["status"] as? String == "failed" && $0["changeBox"] != nil })
+    let box = read.cases[70]["changeBox"] as? [Int]
+    #expect(box == [70 % 64, 70 / 64, 1, 1], "\(box ?? [])")
+  }
+
+  @Test(
+    "writers appending to one snapshot page at once (as two test processes or suites do) each add their failures whole; a page of another version is moved aside, never removed"
+  )
+  func reportPageWriters() throws {
+    let base = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: base) }
+    let folder = base.appendingPathComponent("GlassSnapshotReport").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try Data("an older page".utf8).write(to: URL(fileURLWithPath: folder + "/index.html"))
+    let reference = ProceduralImages.gradient(width: 24, height: 16)
+    DispatchQueue.concurrentPerform(iterations: 6) { writer in
+      for i in 0..<40 {
+        _ = SnapshotReportPage.add(
+          "failure", reference, Self.changed(reference, at: i), antiAliasing: false, name: "w\(writer) c\(i)",
+          group: "writer \(writer)", base: base.path)
+      }
+    }
+    let read = try ReportPage(path: folder + "/index.html")
+    #expect(read.broken == 0)
+    #expect(Set(read.cases.map { $0["name"] as? String ?? "" }).count == 240 && read.cases.count == 240)
+    for item in read.cases {
+      for kind in ["reference", "actual", "difference", "overlay"] {
+        let name = item[kind] as? String ?? ""
+        #expect(FileManager.default.fileExists(atPath: folder + "/" + name), "\(kind) \(name)")
+      }
+    }
+    #expect(try String(contentsOfFile: folder + "/index.previous-1.html", encoding: .utf8) == "an older page")
   }
 
   /// The GPU against the CPU's reference: the scene parity bar (max 2/255, at

@@ -346,9 +346,13 @@ struct GoldenCheckTests {
     try FileManager.default.removeItem(atPath: missingReport)
     let noScene = try runCLI(["goldens", root.appendingPathComponent("gone.json").path] + common)
     #expect(noScene.status == 1 && noScene.stdout.contains("gone.json"), "\(noScene.stdout)")
+    // A missing folder of the report is made; a file in its way is an error.
+    let blocker = root.appendingPathComponent("blocker")
+    try Data("x".utf8).write(to: blocker)
     let badReport = try runCLI(
-      ["goldens", morph, "--references", demo.references, "--junit", root.appendingPathComponent("no/dir/r.xml").path])
-    #expect(badReport.status == 1 && badReport.stderr.contains("no/dir"), "\(badReport.stderr)")
+      ["goldens", morph, "--references", demo.references, "--junit", blocker.appendingPathComponent("r.xml").path])
+    #expect(badReport.status == 1 && badReport.stderr.contains("blocker"), "\(badReport.stderr)")
+    try FileManager.default.removeItem(at: blocker)
     #expect(!FileManager.default.fileExists(atPath: missingReport))
   }
 }

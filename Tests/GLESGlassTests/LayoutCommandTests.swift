@@ -295,7 +295,7 @@ struct LayoutCommandTests {
     let cases: [(arguments: [String], mention: [String])] = [
       (["layout", "missing.json", "--outline", "out.png"], ["missing.json"]),
       (["layout", "row.json", "--state", "expanded", "--outline", "out.png"], ["row.json", "expanded", "no states"]),
-      (["layout", "row.json", "--outline", "no/such/folder/out.png", "--backend", "cpu"], ["no/such/folder/out.png"]),
+      (["layout", "row.json", "--outline", "row.json/o.png", "--backend", "cpu"], ["row.json/o.png", "not a folder"]),
       (["layout", "row.json", "--outline", "row.json", "--backend", "cpu"], ["row.json"]),
       (["layout", "spacing.json", "--outline", "out.png", "--backend", "cpu"], ["spacing.json", "body.spacing"]),
       (["layout", "spacing.json", "--json"], ["spacing.json", "body.spacing"]),

@@ -221,4 +221,128 @@ struct LossyOutputTests {
 
   /// A Python with Pillow: Debian's (python3-pil), else one on PATH.
   static let pillowPython = Browser.python(importing: "PIL")
+
+  // MARK: The quality asked is the quality written
+
+  /// The JPEG markers of `file` up to its first scan, each as (marker, payload),
+  /// and the bytes from that scan's header to the end.
+  static func jpegSegments(_ file: [UInt8]) -> (segments: [(UInt8, [UInt8])], scan: [UInt8]) {
+    var segments: [(UInt8, [UInt8])] = []
+    var at = 2
+    while at + 4 <= file.count, file[at] == 0xFF {
+      let marker = file[at + 1]
+      let length = Int(file[at + 2]) << 8 | Int(file[at + 3])
+      if marker == 0xDA { return (segments, Array(file[at...])) }
+      segments.append((marker, Array(file[at + 4..<min(file.count, at + 2 + length)])))
+      at += 2 + length
+    }
+    return (segments, [])
+  }
+
+  /// The quantisation tables of a JPEG (DQT markers), by table number, in the
+  /// file's zigzag order.
+  static func quantisationTables(_ file: [UInt8]) -> [Int: [Int]] {
+    var tables: [Int: [Int]] = [:]
+    for (marker, payload) in jpegSegments(file).segments where marker == 0xDB {
+      var at = 0
+      while at < payload.count {
+        let wide = payload[at] >> 4 == 1
+        let id = Int(payload[at] & 15)
+        let size = wide ? 128 : 64
+        guard at + 1 + size <= payload.count else { break }
+        tables[id] = (0..<64).map { k in
+          wide ? Int(payload[at + 1 + 2 * k]) << 8 | Int(payload[at + 2 + 2 * k]) : Int(payload[at + 1 + k])
+        }
+        at += 1 + size
+      }
+    }
+    return tables
+  }
+
+  /// The JPEG standard's example tables (ITU-T T.81 Annex K, K.1 luminance and
+  /// K.2 chrominance), row by row.
+  static let annexKLuminance = [
+    16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56,
+    14, 17, 22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92,
+    49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+  ]
+  static let annexKChrominance = [
+    17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99,
+    47, 66, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+    99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+  ]
+
+  /// Row-major index of each zigzag position (T.81 figure 5): the anti-diagonals
+  /// in turn, odd ones walked down, even ones up.
+  static let zigzag: [Int] = (0..<15).flatMap { d -> [Int] in
+    let cells = (max(0, d - 7)...min(d, 7)).map { row in row * 8 + (d - row) }
+    return d % 2 == 1 ? cells : cells.reversed()
+  }
+
+  /// The table libjpeg writes for `quality` (IJG's jpeg_quality_scaling and
+  /// jpeg_add_quant_table, baseline): scale 5000/q below 50, else 200 - 2q
+  /// percent, each entry (base * scale + 50) / 100 within 1...255; in zigzag order.
+  static func ijgTable(_ base: [Int], quality: Int) -> [Int] {
+    let scale = quality < 50 ? 5000 / quality : 200 - 2 * quality
+    return zigzag.map { min(255, max(1, (base[$0] * scale + 50) / 100)) }
+  }
+
+  @Test("a JPEG's quantisation tables are the JPEG standard's tables scaled by IJG's formula for the quality asked")
+  func jpegQualityTables() throws {
+    #expect(Set(Self.zigzag) == Set(0..<64) && Self.zigzag.prefix(6) == [0, 1, 8, 16, 9, 2])
+    let image = ProceduralImages.landscape(width: 48, height: 32)
+    for quality in [1, 10, 24, 25, 49, 50, 51, 75, 85, ImageEncoding.defaultQuality, 95, 99, 100] {
+      let file = try ImageEncoding(quality: quality).encoded(image, as: .jpeg)
+      let tables = Self.quantisationTables(file)
+      #expect(tables[0] == Self.ijgTable(Self.annexKLuminance, quality: quality), "quality \(quality): luminance")
+      #expect(tables[1] == Self.ijgTable(Self.annexKChrominance, quality: quality), "quality \(quality): chrominance")
+    }
+  }
+
+  @Test(
+    "JPEG and WebP at quality q are the bytes libjpeg-turbo and libwebp write at q through Pillow, not those at q ± 5",
+    .enabled(if: PythonTools.pillow.isAvailable, PythonTools.pillow.skipReason))
+  func qualityAsPillowWritesIt() throws {
+    guard let python = PythonTools.pillow.require() else { return }
+    let folder = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let image = ProceduralImages.landscape(width: 97, height: 61)
+    guard case .eight(let pixels) = image.samples else { return }
+    try Data(pixels).write(to: folder.appendingPathComponent("image.rgba"))
+    let qualities = [40, 75, ImageEncoding.defaultQuality]
+    let asked = Set(qualities.flatMap { [$0 - 5, $0, $0 + 5] }).sorted().map(String.init)
+    _ = try PythonTools.pillowCodecs(python, ["encode", "image.rgba", "97", "61", folder.path] + asked, in: folder)
+    func pillow(_ quality: Int, _ ext: String) throws -> [UInt8] {
+      [UInt8](try Data(contentsOf: folder.appendingPathComponent("q\(quality).\(ext)")))
+    }
+    // A JPEG's quantisation tables and entropy-coded data (Pillow writes its own
+    // JFIF header and no profile); a WebP's VP8 bitstream chunk.
+    func jpegCore(_ file: [UInt8]) -> [[UInt8]] {
+      let (segments, scan) = Self.jpegSegments(file)
+      return segments.filter { $0.0 == 0xDB || $0.0 == 0xC0 || $0.0 == 0xC4 }.map(\.1) + [scan]
+    }
+    func vp8(_ file: [UInt8]) -> [UInt8] {
+      var at = 12
+      while at + 8 <= file.count {
+        let size = file[at + 4..<at + 8].reversed().reduce(0) { $0 << 8 | Int($1) }
+        if String(decoding: file[at..<at + 4], as: UTF8.self) == "VP8 " {
+          return Array(file[at..<min(file.count, at + 8 + size)])
+        }
+        at += 8 + size + (size & 1)
+      }
+      return []
+    }
+    for quality in qualities {
+      let jpeg = jpegCore(try ImageEncoding(quality: quality).encoded(image, as: .jpeg))
+      let webp = vp8(try ImageEncoding(quality: quality).encoded(image, as: .webp))
+      let (pillowJPEG, pillowWebP) = (jpegCore(try pillow(quality, "jpg")), vp8(try pillow(quality, "webp")))
+      #expect(jpeg == pillowJPEG, "JPEG at \(quality) is not libjpeg-turbo's at \(quality)")
+      #expect(!webp.isEmpty && webp == pillowWebP, "WebP at \(quality) is not libwebp's at \(quality)")
+      for other in [quality - 5, quality + 5] {
+        let (otherJPEG, otherWebP) = (jpegCore(try pillow(other, "jpg")), vp8(try pillow(other, "webp")))
+        #expect(jpeg != otherJPEG, "JPEG at \(quality) equals Pillow's at \(other)")
+        #expect(webp != otherWebP, "WebP at \(quality) equals Pillow's at \(other)")
+      }
+    }
+  }
 }

@@ -373,17 +373,21 @@ struct PNGCodecTests {
     #expect(left == ["out0.png", "out1.png", "out2.png"])
   }
 
-  @Test("writing into a missing folder is outputFailure and creates nothing")
-  func writeIntoMissingFolderThrows() throws {
+  @Test("writing into missing folders makes them; a file in the way is outputFailure and creates nothing")
+  func writeIntoMissingFolder() throws {
     let folder = try PNGFixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: folder) }
-    let missing = folder.appendingPathComponent("missing")
-    let path = missing.appendingPathComponent("out.png").path
-    let error = #expect(throws: GlassError.self) { try PNGCodec.write(Self.pattern(.eight), to: path) }
+    let path = folder.appendingPathComponent("missing/deeper/out.png").path
+    try PNGCodec.write(Self.pattern(.eight), to: path)
+    #expect(try PNGCodec.read(path: path).image == Self.pattern(.eight))
+    let blocker = folder.appendingPathComponent("file")
+    try Data("x".utf8).write(to: blocker)
+    let error = #expect(throws: GlassError.self) {
+      try PNGCodec.write(Self.pattern(.eight), to: blocker.path + "/sub/out.png")
+    }
     #expect(error?.code == .outputFailure)
-    #expect(error?.message.contains("out.png") == true)
-    #expect(!FileManager.default.fileExists(atPath: missing.path))
-    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    #expect(error?.message.contains("out.png") == true && error?.message.contains("is a file") == true)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["file", "missing"])
   }
 
   @Test("writing over a folder is outputFailure and leaves the folder alone")

@@ -5,7 +5,8 @@ import Testing
 @testable import GLESGlass
 
 /// The one cache type: least recently used first out, within a byte budget,
-/// checked against a plain list that shares no code with it.
+/// checked against a plain list that shares no code with it (admitting
+/// everything; admission on second use is `CacheAdmissionTests`').
 @Suite("Caches: the least-recently-used cache")
 struct LRUCacheTests {
   /// The overhead every entry is charged.
@@ -13,7 +14,7 @@ struct LRUCacheTests {
 
   @Test("a full cache drops the entry used longest ago, a lookup or an insert counting as a use")
   func leastRecentlyUsed() {
-    let cache = LRUCache<String, Int>("test", budgetBytes: 3 * (100 + Self.overhead))
+    let cache = LRUCache<String, Int>("test", budgetBytes: 3 * (100 + Self.overhead), admission: .everything)
     for key in ["a", "b", "c"] { cache.insert(0, forKey: key, bytes: 100) }
     #expect(cache.value(forKey: "a") == 0)
     let (stored, evicted) = cache.insert(1, forKey: "d", bytes: 100)
@@ -29,18 +30,18 @@ struct LRUCacheTests {
 
   @Test("an entry over the whole budget is not stored and evicts nothing; a budget of 0 keeps nothing")
   func tooLarge() {
-    let cache = LRUCache<Int, Int>("test", budgetBytes: 1000)
+    let cache = LRUCache<Int, Int>("test", budgetBytes: 1000, admission: .everything)
     cache.insert(1, forKey: 1, bytes: 500)
     #expect(cache.insert(2, forKey: 2, bytes: 1000) == (false, []))
     #expect(cache.keysFromOldest == [1])
-    let none = LRUCache<Int, Int>("test", budgetBytes: 0)
+    let none = LRUCache<Int, Int>("test", budgetBytes: 0, admission: .everything)
     #expect(none.insert(1, forKey: 1, bytes: 0).stored == false)
     #expect(none.value(forKey: 1) == nil && none.stats.misses == 1)
   }
 
   @Test("eviction stops at an entry the owner may not drop, and the new entry is then not stored")
   func pinned() {
-    let cache = LRUCache<Int, Int>("test", budgetBytes: 2 * (10 + Self.overhead))
+    let cache = LRUCache<Int, Int>("test", budgetBytes: 2 * (10 + Self.overhead), admission: .everything)
     cache.insert(7, forKey: 1, bytes: 10)
     cache.insert(8, forKey: 2, bytes: 10)
     let refused = cache.insert(9, forKey: 3, bytes: 10, canEvict: { $0 != 7 })
@@ -53,7 +54,7 @@ struct LRUCacheTests {
   @Test("ten thousand random operations: the same entries, in the same order, as a plain list, within the budget")
   func againstAModel() {
     let budget = 5000
-    let cache = LRUCache<Int, Int>("test", budgetBytes: budget)
+    let cache = LRUCache<Int, Int>("test", budgetBytes: budget, admission: .everything)
     // The model: (key, value, charge), oldest first.
     var model: [(key: Int, value: Int, charge: Int)] = []
     var random = SplitMix(state: 21)
@@ -91,7 +92,7 @@ struct LRUCacheTests {
       var boxes: Set<ObjectIdentifier> = []
       var overBudget = 0
     }
-    let cache = LRUCache<Int, Box>("test", budgetBytes: 20 * (100 + Self.overhead))
+    let cache = LRUCache<Int, Box>("test", budgetBytes: 20 * (100 + Self.overhead), admission: .everything)
     let seen = Seen()
     // Eight threads make the value of one key at once (each make is slow): one is kept, all get it.
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
@@ -136,7 +137,7 @@ struct RenderCachesTests {
   static var small: CacheBudgets {
     var budgets = CacheBudgets()
     budgets.glyphBytes = 6 << 10
-    budgets.textMaskBytes = 48 << 10
+    budgets.textMaskBytes = 256 << 10
     budgets.iconBytes = 2 << 10
     budgets.fontBytes = 2 << 20
     budgets.fontMatchBytes = 1 << 10
@@ -165,7 +166,9 @@ struct RenderCachesTests {
     }
   }
 
-  @Test("with room for two masks, the one used longest ago is the one dropped")
+  @Test(
+    "with room for two masks kept for good (each too large for the probation, so kept from its second render), the one used longest ago is the one dropped"
+  )
   func evictsLeastRecentlyUsed() throws {
     func scene(_ text: String) throws -> Scene {
       try Scene(
@@ -180,10 +183,11 @@ struct RenderCachesTests {
     var timings = RenderTimings()
     _ = try one.render(try scene("Alpha"), images: [:], timings: &timings)
     let mask = try #require(one.caches.stats(named: "text masks")).bytes
-    // Room for two masks of about that size, not three.
+    // Room for two masks of about that size, not three; the probation, a quarter
+    // of it, holds none: a mask is kept when it comes back.
     budgets.textMaskBytes = mask * 5 / 2
     let renderer = try Renderer(backend: .cpu, caches: RenderCaches(budgets: budgets))
-    for text in ["Alpha", "Bravo", "Alpha", "Charl"] {
+    for text in ["Alpha", "Bravo", "Alpha", "Bravo", "Alpha", "Charl", "Charl"] {
       _ = try renderer.render(try scene(text), images: [:], timings: &timings)
     }
     #expect(renderer.caches.textMasks.keysFromOldest.map(\.text.string) == ["Alpha", "Charl"])

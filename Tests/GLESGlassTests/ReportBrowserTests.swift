@@ -79,62 +79,229 @@ struct ReportBrowserTests {
     """
   }
 
-  @Test(
-    "a failing run's report loads from file:// with no console error or request leaving its folder; filters, keys, slider, strobe and zoom work",
-    .enabled(if: Browser.isAvailable, Browser.skipReason))
-  func failingRun() throws {
+  /// Writes the files of a git repository whose HEAD is `commit` (a detached
+  /// HEAD: the commit the page shows), as git lays them out.
+  static func fakeRepository(at root: URL, commit: String) throws {
+    let git = root.appendingPathComponent(".git")
+    try FileManager.default.createDirectory(
+      at: git.appendingPathComponent("refs/heads"), withIntermediateDirectories: true)
+    try Data((commit + "\n").utf8).write(to: git.appendingPathComponent("HEAD"))
+  }
+
+  /// A run of five scenes (one in a subfolder) in two variants, with a mask, a
+  /// tolerance and the anti-aliasing mode: 2 pass, 6 fail, 2 have no reference.
+  static func failingRunFolder() throws -> (root: URL, arguments: [String]) {
     let root = try makeTemporaryFolder()
-    defer { try? FileManager.default.removeItem(at: root) }
     let scenes = root.appendingPathComponent("scenes")
-    try FileManager.default.createDirectory(at: scenes, withIntermediateDirectories: true)
-    for (name, color) in [("alpha", "#ff9500"), ("bravo", "#34c759"), ("charlie", "#0a84ff"), ("delta", "#af52de")] {
+    try FileManager.default.createDirectory(at: scenes.appendingPathComponent("sub"), withIntermediateDirectories: true)
+    for (name, color) in [
+      ("alpha", "#ff9500"), ("bravo", "#34c759"), ("charlie", "#0a84ff"), ("delta", "#af52de"), ("sub/echo", "#5856d6"),
+    ] {
       try Data(Self.scene(color).utf8).write(to: scenes.appendingPathComponent("\(name).json"))
     }
-    let refs = root.appendingPathComponent("refs").path
-    #expect(
-      try TestProcess.runGlassGPU(["goldens", scenes.path, "--references", refs, "--record", "missing"]).status == 2)
-    // bravo's glass moves 3 pt and charlie's colour changes: two failures; delta's reference goes: one new.
+    let base = ["goldens", "scenes", "--references", "refs", "--environments", "light,dark"]
+    let recorded = try TestProcess.runGlassGPU(base + ["--record", "missing"], in: root)
+    #expect(recorded.status == 2, "\(recorded.stdout) \(recorded.stderr)")
+    // bravo's glass moves 3 pt, charlie's colour changes, sub/echo's glass moves 6 pt: three failures a
+    // variant; delta's references go: new.
     try Data(Self.scene("#34c759", glassX: 23).utf8).write(to: scenes.appendingPathComponent("bravo.json"))
     try Data(Self.scene("#ff2d55").utf8).write(to: scenes.appendingPathComponent("charlie.json"))
-    try FileManager.default.removeItem(atPath: refs + "/delta.png")
+    try Data(Self.scene("#5856d6", glassX: 26).utf8).write(to: scenes.appendingPathComponent("sub/echo.json"))
+    for variant in ["light", "dark"] {
+      try FileManager.default.removeItem(at: root.appendingPathComponent("refs/delta.\(variant).png"))
+    }
+    return (root, base + ["--max-diff", "1", "--anti-aliasing", "--mask-rect", "0,0,20,10"])
+  }
+
+  /// "12.5%" as 12.5.
+  static func percent(_ text: Any?) -> Double { Double((text as? String ?? "").dropLast()) ?? .nan }
+
+  @Test(
+    "a failing run's report loads from file:// with no console error or request leaving its folder; every count, filter, search, sort, group, the run's panel, change frames, masks, previous / next, copy, slider, keys after dragging it, strobe, zoom and overlay work",
+    .enabled(if: Browser.isAvailable, Browser.skipReason))
+  func failingRun() throws {
+    let (root, arguments) = try Self.failingRunFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let commit = "0123456789abcdef0123456789abcdef01234567"
+    try Self.fakeRepository(at: root, commit: commit)
+    let run = try TestProcess.runGlassGPU(
+      arguments + ["--artifacts", "artifacts", "--report", "report", "--junit", "junit.xml"], in: root)
+    #expect(run.status == 1, "\(run.stdout) \(run.stderr)")
+    #expect(run.stdout.contains("report report/index.html"), "\(run.stdout)")
+    let xml = try String(contentsOf: root.appendingPathComponent("junit.xml"), encoding: .utf8)
+    #expect(xml.contains("<property name=\"report\" value=\"report/index.html\"/>"))
+    #expect(xml.contains("report: report/index.html#case=bravo.light"))
     let report = root.appendingPathComponent("report").path
-    let junit = root.appendingPathComponent("junit.xml").path
-    let run = try TestProcess.runGlassGPU([
-      "goldens", scenes.path, "--references", refs, "--report", report, "--junit", junit,
-    ])
-    #expect(run.status == 1, "\(run.stdout)")
-    #expect(run.stdout.contains("report \(report)/index.html"), "\(run.stdout)")
-    let xml = try String(contentsOfFile: junit, encoding: .utf8)
-    #expect(xml.contains("<property name=\"report\" value=\"\(report)/index.html\"/>"))
-    #expect(xml.contains("report: \(report)/index.html#case=bravo"))
+    let page = try ReportPage(path: report + "/index.html")
+    let names = page.cases.compactMap { $0["name"] as? String }
+    #expect(names.count == 10)
 
     let screenshot = root.appendingPathComponent("report.png").path
     let out = try Browser.run(["interact", report + "/index.html", screenshot])
-    #expect(out["cardsFailed"] as? Int == 2)
-    #expect(out["cardsNew"] as? Int == 1)
-    #expect(out["cardsAll"] as? Int == 4)
-    #expect(out["cardsFailedAgain"] as? Int == 2)
-    #expect(out["keyboardMoves"] as? Bool == true)
+    // Every case counted once; each filter's count is the cards it shows.
+    #expect(out["cardsDefault"] as? Int == 6)
+    let summary = out["summary"] as? [String: Int] ?? [:]
+    #expect(summary == ["passed": 2, "failed": 6, "new": 2, "error": 0], "\(summary)")
+    #expect(summary.values.reduce(0, +) == names.count)
+    #expect((out["summaryText"] as? String)?.hasPrefix("10 cases:") == true, "\(out["summaryText"] ?? "")")
+    let filters = out["filters"] as? [String: [String: Any]] ?? [:]
+    let expected = ["failed": 6, "new": 2, "error": 0, "passed": 2, "all": 10]
+    for (filter, count) in expected {
+      let shown = filters[filter]?["cards"] as? [String] ?? []
+      #expect(
+        filters[filter]?["count"] as? Int == count && shown.count == count, "\(filter): \(filters[filter] ?? [:])")
+    }
+    #expect(filters["passed"]?["cards"] as? [String] == ["alpha.light", "alpha.dark"])
+    #expect(filters["new"]?["cards"] as? [String] == ["delta.light", "delta.dark"])
+    // Search by name, the counts following it.
+    #expect(out["searchFocused"] as? String == "search")
+    #expect(out["searchCards"] as? [String] == ["bravo.light", "bravo.dark"], "\(out["searchCards"] ?? "")")
+    #expect(
+      out["searchCounts"] as? [String: Int] == ["failed": 2, "new": 0, "error": 0, "passed": 0, "all": 2],
+      "\(out["searchCounts"] ?? "")")
+    #expect(out["afterSearchCards"] as? Int == 10)
+    // Sorted by the share of pixels changed, then by the largest difference: largest first.
+    func order(_ key: String) -> [(String, Double, Double)] {
+      (out[key] as? [[Any]] ?? []).map { ($0[0] as? String ?? "", $0[1] as? Double ?? .nan, $0[2] as? Double ?? .nan) }
+    }
+    let runOrder = order("runOrder")
+    let share = order("shareOrder")
+    let largest = order("maxOrder")
+    #expect(
+      runOrder.map(\.0) == [
+        "bravo.light", "bravo.dark", "charlie.light", "charlie.dark", "sub/echo.light", "sub/echo.dark",
+      ])
+    #expect(Set(share.map(\.0)) == Set(runOrder.map(\.0)) && share.count == runOrder.count)
+    #expect(zip(share, share.dropFirst()).allSatisfy { $0.1 >= $1.1 }, "\(share)")
+    #expect(zip(largest, largest.dropFirst()).allSatisfy { $0.2 >= $1.2 }, "\(largest)")
+    #expect(share.map(\.0) != runOrder.map(\.0), "the test's cases sort differently from the run's order")
+    #expect(out["shareCards"] as? [String] == share.map(\.0))
+    // Grouped by folder, and by variant.
+    func groups(_ key: String) -> [String] {
+      (out[key] as? [[Any]] ?? []).map {
+        "\($0[0] as? String ?? ""): \(($0[1] as? [String] ?? []).joined(separator: " "))"
+      }
+    }
+    #expect(
+      groups("groupsByFolder") == [
+        "(top level) (4): bravo.light bravo.dark charlie.light charlie.dark", "sub (2): sub/echo.light sub/echo.dark",
+      ], "\(groups("groupsByFolder"))")
+    #expect(
+      groups("groupsByVariant") == [
+        "dark (3): bravo.dark charlie.dark sub/echo.dark", "light (3): bravo.light charlie.light sub/echo.light",
+      ], "\(groups("groupsByVariant"))")
+    #expect(out["keysAfterSelect"] as? Bool == true)
+    // The run: its command, folder, commit and comparison settings; the command that accepts every failure.
+    #expect(
+      out["runCommand"] as? String == "glass-gpu "
+        + (arguments + ["--artifacts", "artifacts", "--report", "report", "--junit", "junit.xml"])
+        .joined(separator: " "), "\(out["runCommand"] ?? "")")
+    #expect(
+      (out["runFolder"] as? String).map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }
+        == root.resolvingSymlinksInPath().path, "\(out["runFolder"] ?? "")")
+    #expect(out["runCommit"] as? String == commit)
+    let settings = out["runSettings"] as? String ?? ""
+    for words in ["largest difference 1/255", "anti-aliasing on", "masks (drawn on the images): rect 0,0,20,10"] {
+      #expect(settings.contains(words), "\(settings)")
+    }
+    #expect(
+      out["acceptAll"] as? String
+        == "glass-gpu goldens scenes --references refs --max-diff 1 --anti-aliasing --mask-rect 0,0,20,10 "
+        + "--environments light,dark --record failed", "\(out["acceptAll"] ?? "")")
+    #expect(out["runOpen"] as? Bool == true)
+    // Each failure's thumbnail frames its change box, drawn where the data says, inside the picture.
+    let boxes = out["thumbBoxes"] as? [[String: Any]] ?? []
+    #expect(boxes.count == 6)
+    for box in boxes {
+      let rect = box["box"] as? [Int] ?? []
+      let size = box["size"] as? [Int] ?? []
+      let style = (box["style"] as? [String] ?? []).map(Self.percent)
+      guard rect.count == 4, size.count == 2, style.count == 4 else {
+        Issue.record("no change frame: \(box)")
+        continue
+      }
+      let wanted = [rect[0], rect[1], rect[2], rect[3]].enumerated().map { 100 * Double($1) / Double(size[$0 % 2]) }
+      #expect(zip(style, wanted).allSatisfy { abs($0 - $1) < 1e-3 }, "\(box)")
+      #expect(box["inside"] as? Bool == true, "\(box)")
+    }
+    // The inspector: the first failure, "1 of 6", previous / next.
     #expect(out["inspectorOpen"] as? Bool == true)
-    #expect((out["opened"] as? String)?.hasPrefix("bravo") == true, "\(out["opened"] ?? "")")
-    #expect((out["accept"] as? String)?.contains("--record failed") == true)
+    #expect(out["opened"] as? String == "bravo.light — failed", "\(out["opened"] ?? "")")
+    #expect(
+      out["accept"] as? String
+        == "glass-gpu goldens scenes/bravo.json --references refs --max-diff 1 --anti-aliasing --mask-rect 0,0,20,10 "
+        + "--environments light --record failed", "\(out["accept"] ?? "")")
+    #expect(out["position"] as? String == "1 of 6" && out["prevDisabled"] as? Bool == true)
+    #expect(out["positionNext"] as? String == "2 of 6" && out["openedNext"] as? String == "bravo.dark — failed")
+    #expect(out["positionBack"] as? String == "1 of 6" && out["openedBack"] as? String == "bravo.light — failed")
+    // The mask drawn on the reference, the render and the difference, where it is.
+    let caseMasks = out["caseMasks"] as? [Any] ?? []
+    #expect(caseMasks.first as? [[Int]] == [[0, 0, 40, 20]] && caseMasks.last as? [Int] == [320, 200], "\(caseMasks)")
+    let maskBoxes = (out["maskBoxes"] as? [[String]] ?? []).map { $0.map(Self.percent) }
+    #expect(maskBoxes.count == 3 && maskBoxes.allSatisfy { $0 == [0, 0, 12.5, 10] }, "\(maskBoxes)")
+    // The copy button copies the command.
+    #expect(out["copyLabel"] as? String == "Copied")
+    #expect(out["pasted"] as? String == out["accept"] as? String, "\(out["pasted"] ?? "")")
+    // The slider; dragged, it keeps its keys and every other key still works.
     #expect(out["clipBefore"] as? String == "inset(0px 0px 0px 50%)", "\(out["clipBefore"] ?? "")")
     #expect(out["clipAfter"] as? String == "inset(0px 0px 0px 80%)", "\(out["clipAfter"] ?? "")")
     #expect(out["clipAfterKey"] as? String == "inset(0px 0px 0px 79%)", "\(out["clipAfterKey"] ?? "")")
+    #expect(out["clipAfterDrag"] as? String != out["clipAfterKey"] as? String, "\(out["clipAfterDrag"] ?? "")")
+    #expect(out["focusAfterDrag"] as? String == "split")
+    #expect(out["positionAfterDragKey"] as? String == "2 of 6", "\(out["positionAfterDragKey"] ?? "")")
+    #expect(out["positionAfterDragBack"] as? String == "1 of 6")
+    #expect(out["modeAfterKey"] as? String == "strobe")
     let strobe = out["strobe"] as? [String] ?? []
     #expect(Set(strobe) == ["Reference", "Render"], "\(strobe)")
     #expect(out["zoomCanvases"] as? Int == 3)
+    // The difference overlay on the render.
+    let overlay = out["overlay"] as? [String: Any] ?? [:]
+    #expect((overlay["src"] as? String)?.hasSuffix("-overlay.png") == true, "\(overlay)")
+    #expect((overlay["base"] as? String)?.hasSuffix("-actual.png") == true, "\(overlay)")
+    #expect(overlay["loaded"] as? Bool == true && overlay["dim"] as? Bool == true, "\(overlay)")
+    #expect(overlay["change"] as? Bool == true && out["overlayDimOff"] as? Bool == false, "\(overlay)")
     #expect(out["inspectorClosed"] as? Bool == true)
     #expect((out["console"] as? [String])?.isEmpty == true, "\(out["console"] ?? "")")
     let requests = out["requests"] as? [String] ?? []
     let folder = "file://" + URL(fileURLWithPath: report).standardizedFileURL.path + "/"
     #expect(!requests.isEmpty && requests.allSatisfy { $0.hasPrefix(folder) }, "\(requests)")
-    #expect(FileManager.default.fileExists(atPath: screenshot))
-    if Self.update {
-      let image = try PNGCodec.read(path: screenshot).image
-      try PNGCodec.OutputFile(path: Browser.root.appendingPathComponent("docs/images/goldens-report.png").path)
-        .write(image, compression: 9)
+    for shot in [screenshot, screenshot.replacingOccurrences(of: ".png", with: "-overlay.png")] {
+      #expect(FileManager.default.fileExists(atPath: shot))
     }
+    if Self.update {
+      for (shot, name) in [
+        (screenshot, "goldens-report.png"),
+        (screenshot.replacingOccurrences(of: ".png", with: "-slider.png"), "goldens-report-inspector.png"),
+      ] {
+        let image = try PNGCodec.read(path: shot).image
+        try PNGCodec.OutputFile(path: Browser.root.appendingPathComponent("docs/images/\(name)").path)
+          .write(image, compression: 9)
+      }
+    }
+  }
+
+  @Test(
+    "the snapshot strategy's page of 150 failures, appended by four writers at once, shows all 150 from file://",
+    .enabled(if: Browser.isAvailable, Browser.skipReason))
+  func snapshotPage() throws {
+    let root = try makeTemporaryFolder()
+    defer { try? FileManager.default.removeItem(at: root) }
+    let folder = root.appendingPathComponent("GlassSnapshotReport").path
+    let reference = ProceduralImages.gradient(width: 48, height: 32)
+    DispatchQueue.concurrentPerform(iterations: 4) { writer in
+      for i in 0..<(150 / 4 + (writer < 150 % 4 ? 1 : 0)) {
+        _ = try? GoldenHTMLReport.appendFailure(
+          name: "writer \(writer) case \(i)", group: "writer \(writer)", message: "differs", reference: reference,
+          actual: GlassSnapshotStrategyTests.changed(reference, at: i + 48 * writer), to: folder)
+      }
+    }
+    let page = try ReportPage(path: folder + "/index.html")
+    #expect(page.cases.count == 150 && page.broken == 0)
+    let out = try Browser.run(["snapshot", folder + "/index.html"])
+    #expect(out["cards"] as? Int == 150 && out["failedCount"] as? Int == 150, "\(out)")
+    #expect(Set(out["names"] as? [String] ?? []).count == 150)
+    #expect(out["title"] as? String == "glass-gpu snapshot failures")
+    #expect((out["console"] as? [String])?.isEmpty == true, "\(out["console"] ?? "")")
   }
 
   @Test(

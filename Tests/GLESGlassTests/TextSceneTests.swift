@@ -183,7 +183,8 @@ struct TextSceneTests {
       // The lines the renderer draws, read from its layout (ContentLayout, as
       // lowerContent makes it within the frame's width): the length of each, in
       // Unicode scalars of the line it shaped.
-      let layout = try #require(try ContentLayout(layer.text, maxWidth: layer.frame.width, directory: ".").text)
+      let layout = try #require(
+        try ContentLayout(layer.text, maxWidth: layer.frame.width, directory: ".", caches: RenderCaches()).text)
       let lengths = layout.lines.map { line in line.runs.map(\.scalars.upperBound).max() ?? 0 }
       #expect(lengths == expected.map { $0.joined(separator: " ").unicodeScalars.count }, "width \(width)")
       // The pixels: one band of ink rows a line (a line's descenders do not reach

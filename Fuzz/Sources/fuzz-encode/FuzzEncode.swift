@@ -7,7 +7,9 @@ import GLESGlass
 // the band size; the rest is the content's seed. Kinds: the input's own bytes as
 // samples (noise, which the encoder stores), a photograph-like field (smooth
 // gradients with grain and edges), sparse bytes on zeros (long runs), and flat
-// rectangles (runs of one colour, zero after Paeth).
+// rectangles (runs of one colour, zero after Paeth); at 16 bits, each kind also
+// widened from 8 bits (both bytes of a sample equal), which the encoder codes
+// with matches.
 //
 // For each image: the file the fast encoder writes (AVX2 and SSE2, which must be
 // the same bytes), decoded by libpng alone (`.libpngOnly`, whose inflate is
@@ -69,7 +71,12 @@ func image(from input: [UInt8]) -> (RGBAImage, bandBytes: Int, kind: Int)? {
   }
   let size = PixelSize(width: width, height: height)
   if sixteen {
-    let samples = (0..<(count / 2)).map { UInt16(bytes[2 * $0]) | UInt16(bytes[2 * $0 + 1]) << 8 }
+    // Bit 5 of byte 4: widened, each sample's two bytes equal (v * 257, as libpng
+    // widens an 8-bit file), which the encoder codes with matches (pair bands).
+    let widened = input[4] & 0x20 != 0
+    let samples = (0..<(count / 2)).map {
+      widened ? UInt16(bytes[2 * $0]) * 257 : UInt16(bytes[2 * $0]) | UInt16(bytes[2 * $0 + 1]) << 8
+    }
     return (RGBAImage(size: size, samples: .sixteen(samples)), bandBytes, kind)
   }
   return (RGBAImage(size: size, samples: .eight(bytes)), bandBytes, kind)

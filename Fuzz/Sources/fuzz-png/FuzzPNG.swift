@@ -18,6 +18,12 @@ import GLESGlass
 //   (`RGBAImage.converted(to:)`, libpng's `png_set_scale_16` rounding);
 // - `decode` with no depth equals the decode at the file's own depth.
 // Errors must be `GlassError`. A disagreement stops the fuzzer with both results.
+//
+// An input that starts as a JPEG (FF D8 FF) or a WebP (RIFF....WEBP) goes to the
+// JPEG and WebP decoders (`ImageDecoding`: libjpeg-turbo, libwebp, and the EXIF,
+// marker, chunk and ICC parsing of our own): each either refuses it with a
+// `GlassError` or returns an image of the header's upright size, the same from
+// `decode` and from `header` then `decode`.
 
 /// A small pixel limit keeps executions fast; the limit check itself is shared.
 let maxPixels = 1 << 18
@@ -87,7 +93,9 @@ func disagree(_ what: String, _ a: (String, Outcome), _ b: (String, Outcome)) ->
 /// The test function libFuzzer runs on each input.
 let fuzzPNG: FuzzTest = { data, size in
   let input = FuzzDriver.bytes(data, size)
-  if input.starts(with: PNGFile.signature) {
+  if let format = ImageDecoding.format(of: input), format != .png {
+    checkLossy(input)
+  } else if input.starts(with: PNGFile.signature) {
     check(input)
     let fixed = PNGFile.fixingCRCs(input)
     if fixed != input { check(fixed) }
@@ -155,4 +163,27 @@ func check(_ bytes: [UInt8]) {
     }
     if plain != explicit { disagree("no depth is not the file's own depth", ("nil", plain), ("\(own)", explicit)) }
   }
+}
+
+/// Decodes a JPEG or WebP input and stops the process where the decode breaks
+/// its contract.
+func checkLossy(_ bytes: [UInt8]) {
+  func outcome(_ body: () throws -> ImageDecoding.Decoded) -> Result<ImageDecoding.Decoded, GlassError> {
+    do {
+      return .success(try body())
+    } catch let error as GlassError {
+      return .failure(error)
+    } catch {
+      fatalError("fuzz-png: an error that is not a GlassError: \(error)")
+    }
+  }
+  let decoded = outcome { try ImageDecoding.decode(bytes, name: "input", maxPixels: maxPixels) }
+  guard case .success(let result) = decoded else { return }
+  let header = result.header
+  if result.image.size != header.size || header.size != header.orientation.shownSize(header.storedSize) {
+    fatalError("fuzz-png: decoded \(result.image.size) for header \(header)")
+  }
+  guard case .success(let again) = outcome({ try ImageDecoding.decode(bytes, name: "input", maxPixels: maxPixels) }),
+    again.image == result.image, (try? ImageDecoding.header(of: bytes, name: "input")) == header
+  else { fatalError("fuzz-png: a second decode of the same bytes differs") }
 }

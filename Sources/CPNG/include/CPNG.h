@@ -67,13 +67,25 @@ void cpng_rows_close(cpng_rows *rows);
 int cpng_encode(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes, int compression,
                 int filter, uint8_t **png, size_t *png_size, char *err, size_t err_size);
 
-/// Encodes like `cpng_encode` with glass-gpu's fast encoder (fast_png.c): Up
-/// filter, then a deflate of Huffman codes per band of rows and zero runs.
-/// `band_bytes` is the filtered bytes per band (0: the default, 128 KiB; tests
-/// vary it). Returns 0 with the file in `*png` (free it with `cpng_free`), or -1
-/// with a message.
+/// Encodes like `cpng_encode` with glass-gpu's fast encoder (fast_png.c): rows
+/// Paeth-filtered with SIMD, then per band of rows (about `band_bytes` filtered
+/// bytes; 0: the default, 256 KiB; tests vary it) one dynamic-Huffman block of
+/// literals and runs of zeros, its code built from a sample of the band's rows,
+/// or the band stored when that is smaller. A 16-bit band whose every sample's
+/// two bytes are equal (an 8-bit image widened, v * 257) is also searched for
+/// matches of two samples or more (a hash of each pair's 4 bytes). Every size is
+/// checked for overflow, and the stream is written into a buffer of its bound
+/// with an end that each band checks before it is written. Returns 0 with the
+/// file in `*png` (free it with `cpng_free`), or -1 with a message.
 int cpng_encode_fast(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes,
                      size_t band_bytes, uint8_t **png, size_t *png_size, char *err, size_t err_size);
+
+/// `cpng_encode_fast` with the zlib stream's buffer `capacity` bytes (0: the
+/// bound it computes). For tests: a capacity under what the image needs fails
+/// with a message, and nothing is written past the buffer.
+int cpng_encode_fast_capacity(const void *pixels, uint32_t width, uint32_t height, int depth, size_t row_bytes,
+                              size_t band_bytes, size_t capacity, uint8_t **png, size_t *png_size, char *err,
+                              size_t err_size);
 
 /// Whether the fast encoder's Paeth filter may use AVX2 where the CPU has it
 /// (1, the default) or runs SSE2 (0): both write the same bytes.

@@ -20,6 +20,9 @@ import Foundation
 ///
 ///     let animation = try AnimationRenderer(scene: scene, images: ["photo": photo])
 ///     try animation.render(on: Renderer(backend: .auto)) { frames, image in ... }
+///
+/// or with the images a `SceneFile` loads: `AnimationRenderer(scene: file.scene,
+/// images: try file.loadImages())`, or simply `AnimationRenderer(file: file)`.
 public final class AnimationRenderer: @unchecked Sendable {
   /// How the frames are made.
   public struct Options: Sendable, Hashable {
@@ -68,6 +71,7 @@ public final class AnimationRenderer: @unchecked Sendable {
   /// The frames of each hold (h).
   public let holdFrameCount: Int
 
+  /// Images given decoded, by their path in the scene (nil: read from files).
   private let decoded: [String: RGBAImage]?
   private let stopLock = NSLock()
   private var stopped = false
@@ -90,6 +94,17 @@ public final class AnimationRenderer: @unchecked Sendable {
       file: SceneFile(scene: scene, directory: "."), transition: transition, options: options, decoded: images)
   }
 
+  /// The animation of a scene made in Swift with images loaded already
+  /// (`SceneFile.loadImages()`): each is decoded here, once, and kept for every
+  /// frame; font files are found in the images' folder.
+  public convenience init(
+    scene: Scene, images: SceneImages, transition: SceneTransition? = nil, options: Options = Options()
+  ) throws {
+    try self.init(
+      file: SceneFile(scene: scene, directory: images.directory), transition: transition, options: options,
+      decoded: images.decodedImages())
+  }
+
   private init(file: SceneFile, transition: SceneTransition?, options: Options, decoded: [String: RGBAImage]?) throws {
     // The scene is laid out once, here (its view trees, its frames sized to their
     // text): frames interpolate the layers it lowers to, sized, and the
@@ -98,7 +113,7 @@ public final class AnimationRenderer: @unchecked Sendable {
     if file.scene.needsLayout {
       if let decoded {
         do {
-          file.scene = try file.scene.laidOut(images: SceneImages(decoded))
+          file.scene = try file.scene.laidOut(images: SceneImages(decoded, directory: file.directory))
         } catch let error as GlassError {
           throw file.locate(error)
         }
@@ -241,14 +256,30 @@ public final class AnimationRenderer: @unchecked Sendable {
     guard !stopLock.withLock({ checked }) else { return }
     for name in Set([transition.from, transition.to]).sorted() {
       if isStopped { throw stoppedError(after: 0) }
-      _ = try file.prepareState(name, depth: options.depth, maxPixels: options.maxPixels, caches: caches)
+      if let decoded {
+        // Images given: each state prepared with them, not read from files.
+        do {
+          do {
+            _ = try Renderer.prepare(
+              file.scene.state(name), images: SceneImages(decoded, directory: file.directory), depth: options.depth,
+              maxPixels: options.maxPixels,
+              caches: caches)
+          } catch let error as GlassError {
+            throw error.located(GlassError.Location(jsonPath: "states.\(JSONNode.shortened(name))"))
+          }
+        } catch let error as GlassError {
+          throw file.locate(error)
+        }
+      } else {
+        _ = try file.prepareState(name, depth: options.depth, maxPixels: options.maxPixels, caches: caches)
+      }
     }
     stopLock.withLock { checked = true }
   }
 
   /// The images of a frame's scene.
   private func images(of scene: Scene, cache: ImageCache) throws -> SceneImages {
-    if let decoded { return SceneImages(decoded) }
+    if let decoded { return SceneImages(decoded, directory: file.directory) }
     var frame = file
     frame.scene = scene
     return try frame.loadImages(maxPixels: options.maxPixels, cache: cache)
@@ -440,13 +471,8 @@ public final class AnimationRenderer: @unchecked Sendable {
       }
       return
     }
-    do {
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    } catch {
-      throw GlassError(
-        .outputFailure, "cannot make the folder \(folder); name a folder you can write",
-        cause: String(describing: (error as NSError).localizedFailureReason ?? error.localizedDescription))
-    }
+    // Made as every output's folder is (`mkdir -p`, the reason and fix named).
+    try FilePaths.makeFolders(folder, what: "the frames' folder")
   }
 
   /// Removes every frame file (`isFrameName`) in `folder`: a file or a link (the

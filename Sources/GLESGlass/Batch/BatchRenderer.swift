@@ -15,7 +15,8 @@ public struct BatchOptions: Sendable {
   public var encoding = ImageEncoding()
   /// Images and canvases over this many pixels fail their job.
   public var maxPixels: Int = PNGCodec.defaultMaxPixels
-  /// Skip every job whose output exists.
+  /// Skip every job whose output is already a whole file of its format
+  /// (`PNGCodec.looksWhole(path:format:)`).
   public var resume = false
   /// Render only this shard's jobs.
   public var shard: BatchShard?
@@ -131,6 +132,10 @@ public struct BatchResult: Sendable {
   public var scene: String?
   /// The PNG, when known.
   public var output: String?
+  /// The files the job's scene reads: its scene file (when it has one) and the
+  /// images it names, resolved; nil when the scene could not be read (a bad
+  /// manifest line or scene file: what it reads is unknown).
+  public var inputs: [String]?
   /// Rendered, failed or skipped.
   public var status: BatchStatus
   /// Where it failed, and why (failed jobs only).
@@ -207,6 +212,9 @@ public struct BatchSummary: Sendable {
   public var wallSeconds = 0.0
   /// The SIGINT or SIGTERM that stopped it early, if one did.
   public var stoppedBySignal: Int32?
+  /// False when it stopped (`stop()`, a deferred SIGINT or SIGTERM) before it had
+  /// taken every entry: some jobs have no result.
+  public var complete = true
   /// The sums over rendered jobs of each stage's milliseconds.
   public var totals = BatchTimings()
   /// Share of the wall time the renderer was busy (0 to 1).
@@ -283,10 +291,11 @@ public final class BatchRenderer: @unchecked Sendable {
       let state = RunState(onResult: onResult)
       // Inline scenes are read on this thread: their text is measured with the
       // renderer's fonts.
-      renderer.caches.use { runStages(entries, state) }
+      let tookAll = renderer.caches.use { runStages(entries, state) }
       // The stages' threads may outlive `group.wait()` by a moment, holding `state`.
       state.forgetOnResult()
       var summary = state.summary
+      summary.complete = tookAll
       summary.wallSeconds = Date().timeIntervalSince(start)
       summary.rendererBusy = summary.wallSeconds > 0 ? min(1, state.renderBusySeconds / summary.wallSeconds) : 0
       summary.stoppedBySignal = PNGCodec.OutputFile.stopSignal
@@ -325,7 +334,10 @@ public final class BatchRenderer: @unchecked Sendable {
     }
   }
 
-  private func runStages(_ entries: some Sequence<BatchEntry>, _ state: RunState) {
+  /// Runs the stages over `entries`; true when every entry was taken (no stop
+  /// came before the last: a stop also ends a manifest's lines early, so any stop
+  /// seen by then counts).
+  private func runStages(_ entries: some Sequence<BatchEntry>, _ state: RunState) -> Bool {
     let workers = max(1, options.jobs)
     let toPrepare = BoundedQueue<Taken>(capacity: 2)
     let toRender = BoundedQueue<Prepared>(capacity: 2)
@@ -418,8 +430,11 @@ public final class BatchRenderer: @unchecked Sendable {
                 .outputFailure, "\(job.output) is also the output of \(taker); give each job its own output")))
           continue
         }
-        // Only a whole PNG counts as done: an empty or cut file is rendered again.
-        if options.resume && PNGCodec.looksWhole(path: job.output) {
+        // Only a whole file of the job's format counts as done: an empty or cut
+        // file, or one of another format, is rendered again.
+        if options.resume, let format = try? options.encoding.format(forPath: job.output),
+          PNGCodec.looksWhole(path: job.output, format: format)
+        {
           result.status = .skipped
           state.deliver(result)
           continue
@@ -427,8 +442,10 @@ public final class BatchRenderer: @unchecked Sendable {
         toPrepare.push(Taken(job: job, result: result))
       }
     }
+    let tookAll = !isStopped
     toPrepare.close()
     group.wait()
+    return tookAll
   }
 
   // MARK: The stages
@@ -499,6 +516,9 @@ public final class BatchRenderer: @unchecked Sendable {
           file.location = GlassError.Location(file: origin.file, line: origin.line, jsonPath: "scene")
         }
       }
+      // What the scene reads is known once it is read, whatever fails after.
+      let inputs = (job.scenePath.map { [$0] } ?? []) + file.scene.imageReferences.map { file.resolve($0.path) }
+      result.inputs = inputs
       if let scale = job.scale ?? options.scale, scale != file.scene.scale {
         file.scene.scale = scale
         do {
@@ -525,9 +545,7 @@ public final class BatchRenderer: @unchecked Sendable {
       let format = try options.encoding.format(forPath: job.output)
       try ImageEncoding.check(format, depth: job.depth ?? options.depth, path: job.output)
       let output = try Self.reserve(job.output, privateFolder: options.privateFolder)
-      try output.checkDistinct(
-        from: (job.scenePath.map { [$0] } ?? []) + file.scene.imageReferences.map { file.resolve($0.path) }
-          + options.protectedFiles)
+      try output.checkDistinct(from: inputs + options.protectedFiles)
       result.timings.prepareMilliseconds = milliseconds(since: start)
       result.timings.cpu.prepareMilliseconds = threadCPUMilliseconds() - cpuStart
       return .ready(Prepared(result: result, render: prepared, output: output, queued: Date()))
@@ -556,13 +574,12 @@ public final class BatchRenderer: @unchecked Sendable {
   /// Reserves an output, making its folder first; under `privateFolder`, without
   /// following any link found there.
   static func reserve(_ path: String, privateFolder: String? = nil) throws -> PNGCodec.OutputFile {
-    let folder = FilePaths.folder(of: path)
     if let root = privateFolder, let inside = FilePaths.relative(path, under: root) {
-      try FilePaths.makeFolders(root, what: "the folder \(root)")
+      try FilePaths.makeFolders(root)
       try FilePaths.makeFoldersWithoutLinks(FilePaths.folder(of: inside), in: root)
       return try PNGCodec.OutputFile(path: path, followingLinks: false)
     }
-    if !folder.isEmpty { try FilePaths.makeFolders(folder, what: "the folder of \(path)") }
+    // The output file makes its folder when missing.
     return try PNGCodec.OutputFile(path: path)
   }
 

@@ -90,8 +90,13 @@ public struct GoldenCase: Sendable {
   public var comparison: ImageComparison?
   /// Pixels the comparison left out (masked, or explained by a sub-pixel shift).
   public var ignoredPixels = 0
+  /// The rectangles the comparison's masks left out, in the image's pixels.
+  public var maskedPixels: [PixelRect] = []
   /// The error of a case that could not be checked.
   public var error: GlassError?
+  /// The files the case's scene reads (its scene file, the images it names);
+  /// nil when it failed before its scene was read (what it reads is unknown).
+  public var inputs: [String]?
   /// Seconds spent on the case: preparing, rendering, encoding, comparing.
   public var seconds = 0.0
 
@@ -120,6 +125,11 @@ public struct GoldenReport: Sendable {
   public var timestamp = Date()
   /// The backend that rendered (`cpu` or `gpu`).
   public var backend = ""
+  /// False when the check stopped (a SIGINT or SIGTERM, `stop()`) before every
+  /// scene was taken: the scenes not taken have no case.
+  public var complete = true
+  /// The SIGINT or SIGTERM that stopped the check, if one did.
+  public var stoppedBySignal: Int32?
 
   /// A report of no cases yet.
   public init() {}
@@ -217,11 +227,13 @@ public final class GoldenCheck: @unchecked Sendable {
     let start = Date()
     var ended: [(Int, GoldenCase)] = []
     let mapped = entries.lazy.map { self.renderingToArtifacts($0) }
-    _ = batch.run(mapped) { result in
+    let summary = batch.run(mapped) { result in
       let checked = self.check(result)
       ended.append((result.ordinal, checked))
       onCase(checked)
     }
+    report.complete = summary.complete
+    report.stoppedBySignal = summary.stoppedBySignal
     report.cases = ended.sorted { $0.0 < $1.0 }.map(\.1)
     report.wallSeconds = Date().timeIntervalSince(start)
     return report
@@ -270,6 +282,7 @@ public final class GoldenCheck: @unchecked Sendable {
     var item = GoldenCase(
       name: reference.map { name(ofReference: $0) } ?? result.id, scene: result.scene, reference: reference,
       status: .error)
+    item.inputs = result.inputs
     let batchSeconds =
       (result.timings.prepareMilliseconds + result.timings.renderMilliseconds + result.timings.encodeMilliseconds
         + result.timings.writeMilliseconds) / 1000
@@ -298,6 +311,9 @@ public final class GoldenCheck: @unchecked Sendable {
 
   private func compare(actual: String, reference: String, into item: inout GoldenCase) throws {
     let exists = try Self.referenceExists(reference)
+    // The masks first: one that names nothing fails the case before anything is
+    // recorded, a new reference as much as one recorded anew.
+    let masked = try maskedPixels(forActual: actual)
     if options.record == .all || (!exists && options.record != .never) {
       try record(actual, as: reference, scene: item.scene)
       item.status = .recorded
@@ -345,12 +361,12 @@ public final class GoldenCheck: @unchecked Sendable {
       return
     }
     var ignored = 0
+    item.maskedPixels = masked
     let comparison =
       options.comparison.isPlain
       ? try ImageComparison(image, expected)
       : try ImageComparison(
-        image, expected, masked: try maskedPixels(forActual: actual, size: image.size),
-        antiAliasing: options.comparison.antiAliasing, ignored: &ignored)
+        image, expected, masked: masked, antiAliasing: options.comparison.antiAliasing, ignored: &ignored)
     item.comparison = comparison
     item.ignoredPixels = ignored
     let violations = options.limits.violations(comparison)
@@ -379,10 +395,10 @@ public final class GoldenCheck: @unchecked Sendable {
       + "difference \(difference); if the change is meant, re-record with --record failed"
   }
 
-  /// The masked pixels of the job rendered at `actual` (an image of `size`):
-  /// its scene as the job rendered it (its scale and environment), laid out;
-  /// throws naming a mask that names nothing.
-  private func maskedPixels(forActual actual: String, size: PixelSize) throws -> [PixelRect] {
+  /// The masked pixels of the job rendered at `actual`: its scene as the job
+  /// rendered it (its scale and environment), laid out; throws naming a mask that
+  /// names nothing.
+  private func maskedPixels(forActual actual: String) throws -> [PixelRect] {
     guard !options.comparison.masks.isEmpty else { return [] }
     guard let job = jobsLock.withLock({ jobsByActual[actual] }) else { return [] }
     var file: SceneFile
@@ -411,27 +427,157 @@ public final class GoldenCheck: @unchecked Sendable {
     _ = unlink(actual)
   }
 
-  /// The references under the references folder (every `*.png`, in subfolders
-  /// too, sorted) that no case of `report` names: stale ones, left by scenes or
-  /// variants that are gone (Roborazzi's cleanup). Run it over all of a
-  /// project's scenes: a reference of a scene this run did not check looks stale.
-  public func staleReferences(_ report: GoldenReport) throws -> [String] {
-    let produced = Set(report.cases.compactMap(\.reference).map { relativePath(ofReference: $0) })
-    var stale: [String] = []
-    let root = options.references
-    guard let walker = FileManager.default.enumerator(atPath: root) else {
-      throw GlassError(.fileUnreadable, "cannot list the references folder \(root); check its permissions")
+  /// The references under the references folder that no case of `report`
+  /// names: stale ones, left by scenes or variants that are gone (Roborazzi's
+  /// cleanup), sorted. Run it over all of a project's scenes: a reference of a
+  /// scene this run did not check looks stale.
+  ///
+  /// Only a file that can be a reference is ever stale: a regular file (not a
+  /// link; folders are walked without following links) named as this check names
+  /// references (`NAME.png`, or with `variants` `NAME.VARIANT.png` for one of
+  /// them), that no case names and that the run reads in no way (not a scene
+  /// file, not an image a scene names, not one of `options.batch.protectedFiles`
+  /// such as the manifest), wherever the folders lie (a references folder that
+  /// holds the scenes). A case that failed or could not be checked still names its
+  /// reference, which is never stale.
+  ///
+  /// Decided only once every scene was checked: throws, deciding nothing, when
+  /// the run did not check every scene (stopped by a signal), when a case names no
+  /// reference (a manifest line that could not be read, or that ended the
+  /// manifest), or when a case failed before its scene was read (what it reads is
+  /// unknown).
+  public func staleReferences(_ report: GoldenReport, variants: [EnvironmentVariant] = []) throws -> [String] {
+    let undecided = "nothing is stale until every scene is checked"
+    guard report.complete else {
+      let why = report.stoppedBySignal.map { "it was stopped by signal \($0)" } ?? "it was stopped"
+      throw GlassError(
+        .invalidParameter, "the check did not check every scene (\(why)); \(undecided): run it to the end")
     }
-    while let relative = walker.nextObject() as? String {
-      guard relative.lowercased().hasSuffix(".png") else { continue }
-      let path = (root as NSString).appendingPathComponent(relative)
-      var info = stat()
-      guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-      if !produced.contains(FilePaths.lexicallyNormalized(relative)) && !produced.contains(relative) {
-        stale.append(path)
+    var reads = Set<FileIdentity>()
+    for path in options.batch.protectedFiles { if let file = FilePaths.identity(path) { reads.insert(file) } }
+    var produced = Set<String>()
+    for item in report.cases {
+      guard let reference = item.reference else {
+        throw GlassError(
+          .invalidParameter,
+          "\(item.name) names no reference (\(item.message ?? "it could not be read")); \(undecided): fix it, then "
+            + "run again")
+      }
+      guard let inputs = item.inputs else {
+        throw GlassError(
+          .invalidParameter,
+          "what the scene of \(item.name) reads is unknown (\(item.message ?? "it could not be read")); \(undecided): "
+            + "fix it, then run again")
+      }
+      produced.insert(FilePaths.lexicallyNormalized(relativePath(ofReference: reference)))
+      for path in inputs + (item.scene.map { [$0] } ?? []) {
+        if let file = FilePaths.identity(path) { reads.insert(file) }
       }
     }
+    let root = options.references
+    var info = stat()
+    guard stat(root, &info) == 0 else {
+      if errno == ENOENT { return [] }
+      throw GlassError(
+        .fileUnreadable, "cannot look at the references folder \(root): \(String(cString: strerror(errno)))")
+    }
+    var stale: [String] = []
+    try walkFiles(in: root, relative: "") { relative, path, file in
+      guard Self.isReferenceName(relative, variants: variants),
+        !produced.contains(FilePaths.lexicallyNormalized(relative)), !reads.contains(file)
+      else { return }
+      stale.append(path)
+    }
     return stale.sorted()
+  }
+
+  /// True when `relative` is named as a reference of a check with `variants`:
+  /// it ends in `.png` (any case), and with variants in `.VARIANT.png` for one.
+  static func isReferenceName(_ relative: String, variants: [EnvironmentVariant]) -> Bool {
+    guard relative.lowercased().hasSuffix(".png") else { return false }
+    guard !variants.isEmpty else { return true }
+    let stem = relative.dropLast(4)
+    return variants.contains { stem.count > $0.name.count + 1 && stem.hasSuffix("." + $0.name) }
+  }
+
+  /// Calls `body` with each regular file under `folder` (its path relative to the
+  /// references folder, its path, its identity), walking folders without
+  /// following links.
+  private func walkFiles(
+    in folder: String, relative: String, _ body: (String, String, FileIdentity) throws -> Void
+  ) throws {
+    let entries: [String]
+    do {
+      entries = try FileManager.default.contentsOfDirectory(atPath: folder)
+    } catch {
+      throw GlassError(.fileUnreadable, "cannot list the folder \(folder); check its permissions")
+    }
+    for entry in entries.sorted() {
+      let path = (folder as NSString).appendingPathComponent(entry)
+      let inside = relative.isEmpty ? entry : relative + "/" + entry
+      var info = stat()
+      guard lstat(path, &info) == 0 else { continue }
+      switch info.st_mode & S_IFMT {
+      case S_IFDIR: try walkFiles(in: path, relative: inside, body)
+      case S_IFREG: try body(inside, path, FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)))
+      default: continue
+      }
+    }
+  }
+
+  // MARK: Where outputs may go
+
+  /// The files `entries` read, for `checkPlacement(ofFolder:what:inputs:)`: each
+  /// scene file and the images each scene names (a scene file is read for them;
+  /// one that cannot be read adds only its own path, and its case reports it).
+  public func inputFiles(of entries: some Sequence<BatchEntry>) -> [String] {
+    var files: [String] = []
+    var seen = Set<String>()
+    for entry in entries {
+      guard case .job(let job) = entry else { continue }
+      let file: SceneFile
+      switch job.scene {
+      case .file(let path):
+        guard seen.insert(path).inserted else { continue }
+        files.append(path)
+        guard let read = try? SceneFile(path: path) else { continue }
+        file = read
+      case .scene(let scene, let directory): file = SceneFile(scene: scene, directory: directory)
+      }
+      for reference in file.scene.imageReferences {
+        let path = file.resolve(reference.path)
+        if seen.insert(path).inserted { files.append(path) }
+      }
+    }
+    return files
+  }
+
+  /// Throws `invalidParameter` when `folder` (named `what` in the message, such as
+  /// `the report folder`), where this check writes files of its own, could write
+  /// over a reference or an input: it is the references folder, lies inside it or
+  /// holds it, or it holds one of `inputs` (the scene files, the images they name,
+  /// the manifest: `inputFiles(of:)`). A folder inside an input's folder that holds
+  /// none of them is fine (`scenes/report`). Compared by spelling and through
+  /// links; call it before anything is written.
+  public func checkPlacement(ofFolder folder: String, what: String, inputs: [String]) throws {
+    let references = options.references
+    let fix = "name a folder of its own that holds no reference and no input of the check, such as out/report"
+    if FilePaths.holds(folder, references) {
+      let how = Self.sameFolder(folder, references) ? "is" : "holds"
+      throw GlassError(
+        .invalidParameter,
+        "\(what) \(folder) \(how) the references folder \(references): its files could replace references; \(fix)")
+    }
+    if FilePaths.holds(references, folder) {
+      throw GlassError(
+        .invalidParameter,
+        "\(what) \(folder) lies inside the references folder \(references): its files could replace references, and "
+          + "would be taken for references; \(fix)")
+    }
+    if let input = inputs.first(where: { FilePaths.holds(folder, $0) }) {
+      throw GlassError(
+        .invalidParameter, "\(what) \(folder) holds \(input), which the check reads: it could be replaced; \(fix)")
+    }
   }
 
   /// True when `reference` is a file (through links), false when there is none;

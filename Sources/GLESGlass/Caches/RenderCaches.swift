@@ -39,10 +39,16 @@ public struct CacheBudgets: Sendable, Hashable {
 }
 
 /// A renderer's caches: font faces and fontconfig's answers, glyphs, text masks,
-/// icons, decoded and fitted images, and (attached by a GPU renderer) the source
-/// textures it keeps. Each is an `LRUCache` with a byte budget that drops the
-/// least recently used entry first, so memory stays within the budgets however
-/// many distinct texts, positions and images a batch renders. A `Renderer` or a
+/// icons, decoded and fitted images, and (attached by the renderer) the sources
+/// its backend keeps converted. Each is an `LRUCache` with a byte budget that
+/// drops the least recently used entry first, so memory stays within the budgets
+/// however many distinct texts, positions and images a batch renders. Each
+/// admits on second use (`CacheAdmission`): what a render uses waits on
+/// probation (a quarter of the budget, at most 1,024 entries), where later
+/// renders still find it, and is kept for good only when it comes back, so a
+/// batch of distinct scenes does not fill the budgets with what no job draws
+/// twice: its caches stop growing once their probations are full, but for the
+/// keys they remember (`glass-gpu-bench batch --memory`). A `Renderer` or a
 /// `BatchRenderer` makes one and passes it down through prepare and lowering;
 /// nothing of it is process-global. Thread-safe: a batch prepares on several
 /// threads.
@@ -112,6 +118,11 @@ public final class RenderCaches: @unchecked Sendable {
   /// The caches bound by `use`, if any.
   @TaskLocal static var current: RenderCaches?
 
-  /// The bound caches, else new ones for the caller's call alone.
-  static var scoped: RenderCaches { current ?? RenderCaches() }
+  /// `caches`, else those bound by `use`, else new ones that live for one call.
+  /// Only the public entry points whose caches are optional call it, once, where
+  /// they are entered (`Scene.laidOut`, `Scene.resolvedViews`, `Renderer.prepare`,
+  /// `TextContent.size`, `TextRaster.mask`, `Font.face`), and each says so; what
+  /// they call takes the caches as a required parameter, so nothing inside the
+  /// library makes caches of its own.
+  static func given(_ caches: RenderCaches?) -> RenderCaches { caches ?? current ?? RenderCaches() }
 }

@@ -253,6 +253,122 @@ public struct GlassEffect: Effect, Hashable {
     }
   }
 
+  // MARK: Blend groups
+
+  /// The blend groups of a container's glass, each a list of indices in paint
+  /// order, the groups in the order of their first member: shapes are linked when
+  /// their edges come closer than the blend radius plus one pixel (the widest
+  /// anti-aliased edge), or overlap; a group is a connected set of links. Shapes
+  /// farther apart never change each other's pixels, so each renders in a pass of
+  /// its own, exactly as it would alone. Nil as soon as a group would have more
+  /// than `maximumMembers` shapes (one pass takes `GlassComposite.maximumMembers`):
+  /// the rest is not grouped.
+  ///
+  /// In O(n log n) for shapes of like sizes, not O(n²): each shape's box, grown
+  /// by half the reach on every side, goes into the cells it touches of a grid
+  /// whose cells are at least its size (a grid per power of two of sizes, so a
+  /// box touches at most four cells of its own grid and of each coarser one);
+  /// two shapes can link only when their grown boxes meet, so each shape is
+  /// tested only against the shapes in the cells it touches at its own and the
+  /// coarser sizes. Links join groups in a union-find (by size, with path
+  /// halving), and the grouping stops when one passes `maximumMembers`.
+  package static func blendGroups(
+    _ shapes: [ShapeGeometry], blendRadius: Float, maximumMembers: Int = .max
+  ) -> [[Int]]? {
+    let reach = blendRadius > 0 ? Double(blendRadius) + 1 : 0
+    // The grown boxes.
+    let boxes = shapes.map { shape -> (minX: Double, minY: Double, maxX: Double, maxY: Double) in
+      let b = shape.bounds
+      return (b.minX - reach / 2, b.minY - reach / 2, b.maxX + reach / 2, b.maxY + reach / 2)
+    }
+    var parent = Array(shapes.indices)
+    var size = Array(repeating: 1, count: shapes.count)
+    func root(_ i: Int) -> Int {
+      var i = i
+      while parent[i] != i {
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+      }
+      return i
+    }
+    /// Joins the groups of `i` and `j`; false when the group passes the limit.
+    func join(_ i: Int, _ j: Int) -> Bool {
+      var a = root(i)
+      var b = root(j)
+      guard a != b else { return true }
+      if size[a] < size[b] { swap(&a, &b) }
+      parent[b] = a
+      size[a] += size[b]
+      return size[a] <= maximumMembers
+    }
+    /// Whether shapes `i` and `j` are linked (the definition above).
+    func linked(_ i: Int, _ j: Int) -> Bool {
+      let a = shapes[i].bounds
+      let b = shapes[j].bounds
+      // The boxes' gap is at most the shapes' gap.
+      let dx = max(a.minX - b.maxX, b.minX - a.maxX, 0)
+      let dy = max(a.minY - b.maxY, b.minY - a.maxY, 0)
+      let boxGap = (dx * dx + dy * dy).squareRoot()
+      guard boxGap < reach || boxGap == 0 else { return false }
+      return shapes[i].separation(from: shapes[j]) < reach
+    }
+    // The finest cell: the smallest box's side, at least a pixel; level k's
+    // cells are 2^k times that.
+    let sides = boxes.map { max($0.maxX - $0.minX, $0.maxY - $0.minY) }
+    let finest = max(1, sides.filter(\.isFinite).min() ?? 1)
+    func level(_ side: Double) -> Int {
+      guard side.isFinite, side > finest else { return 0 }
+      return min(60, Int(log2(side / finest).rounded(.up)))
+    }
+    let levels = sides.map(level)
+    struct Cell: Hashable {
+      var level: Int
+      var x: Int
+      var y: Int
+    }
+    /// The cells of `level` that box `i` touches (at most four at its own level and coarser).
+    func cells(_ i: Int, level: Int) -> [Cell] {
+      let side = finest * Double(1 << level)
+      func index(_ v: Double) -> Int { Int(max(-1e15, min(1e15, (v / side).rounded(.down)))) }
+      let b = boxes[i]
+      var found: [Cell] = []
+      for y in index(b.minY)...index(b.maxY) {
+        for x in index(b.minX)...index(b.maxX) { found.append(Cell(level: level, x: x, y: y)) }
+      }
+      return found
+    }
+    var grid: [Cell: [Int]] = [:]
+    for i in shapes.indices {
+      for cell in cells(i, level: levels[i]) { grid[cell, default: []].append(i) }
+    }
+    let usedLevels = Array(Set(levels)).sorted()
+    // Each pair is tested once: from the shape of the finer level, or the
+    // lower index at the same level.
+    var tested = Array(repeating: -1, count: shapes.count)
+    for i in shapes.indices {
+      for l in usedLevels where l >= levels[i] {
+        for cell in cells(i, level: l) {
+          for j in grid[cell] ?? [] where tested[j] != i && (l > levels[i] || j > i) {
+            tested[j] = i
+            let a = boxes[i]
+            let b = boxes[j]
+            guard a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY else { continue }
+            guard root(i) != root(j), linked(i, j) else { continue }
+            guard join(i, j) else { return nil }
+          }
+        }
+      }
+    }
+    var groups: [Int: [Int]] = [:]
+    var order: [Int] = []
+    for i in shapes.indices {
+      let r = root(i)
+      if groups[r] == nil { order.append(r) }
+      groups[r, default: []].append(i)
+    }
+    return order.compactMap { groups[$0] }
+  }
+
   // MARK: From layers to members
 
   /// A glass layer's member, in pixels at `scale`: its optics, its tint, its

@@ -390,7 +390,7 @@ struct SceneLowering {
 
   /// Glass shapes and material panels that sample the backdrop together: one copy
   /// of the canvas behind them all, one blur per distinct frost, then one glass
-  /// pass per blend group (`blendGroups`), in the order of each group's first
+  /// pass per blend group (`GlassEffect.blendGroups`), in the order of each group's first
   /// member. `spacing` is the container's, in points; `at` its JSON path.
   private func lowerGlass(
     _ members: [Member], name: String, layerIndex: Int, contentPaths: [String], container: ContainerShape?,
@@ -403,15 +403,26 @@ struct SceneLowering {
     let blurs = Dictionary(uniqueKeysWithValues: sigmas.map { ($0, GaussianBlurEffect(sigmaPixels: $0)) })
     if !live.isEmpty {
       let blendRadius = Float(spacing * scale)
-      let groups = Self.blendGroups(live.compactMap(\.member).map(\.shape), blendRadius: blendRadius)
+      // Refused as soon as one group passes the limit, before the rest is grouped.
+      guard
+        let groups = GlassEffect.blendGroups(
+          live.compactMap(\.member).map(\.shape), blendRadius: blendRadius,
+          maximumMembers: GlassComposite.maximumMembers)
+      else {
+        throw GlassError(
+          .invalidScene,
+          "more than \(GlassComposite.maximumMembers) glass shapes blend into one body here; one body takes at most "
+            + "\(GlassComposite.maximumMembers) shapes: move them apart, lower the spacing or split the container",
+          at: GlassError.Location(jsonPath: at))
+      }
       // Each group's distinct frosts, in the order of its inputs.
       let groupFrosts = groups.map { group in Array(Set(group.map { live[$0].frostPixels })).sorted() }
       for (group, frosts) in zip(groups, groupFrosts) {
-        guard group.count <= GlassComposite.maximumMembers && frosts.count <= GlassComposite.maximumSources else {
+        guard frosts.count <= GlassComposite.maximumSources else {
           throw GlassError(
             .invalidScene,
             "\(group.count) glass shapes with \(frosts.count) different frosts blend into one body here; one body "
-              + "takes at most \(GlassComposite.maximumMembers) shapes and \(GlassComposite.maximumSources) frosts: "
+              + "takes at most \(GlassComposite.maximumSources) frosts: "
               + "move them apart, lower the spacing or split the container",
             at: GlassError.Location(jsonPath: at))
         }
@@ -457,46 +468,6 @@ struct SceneLowering {
         content.content, in: content.frame, layerIndex: layerIndex, ground: content.ground, at: contentPaths[index],
         name: "\(name) content \(index)", canvas: canvas, into: &graph)
     }
-  }
-
-  /// The blend groups of a container's glass, each a list of indices in paint
-  /// order, the groups in the order of their first member: shapes are linked when
-  /// their edges come closer than the blend radius plus one pixel (the widest
-  /// anti-aliased edge), or overlap; a group is a connected set of links. Shapes
-  /// farther apart never change each other's pixels, so each renders in a pass of
-  /// its own, exactly as it would alone.
-  static func blendGroups(_ shapes: [ShapeGeometry], blendRadius: Float) -> [[Int]] {
-    var parent = Array(shapes.indices)
-    func root(_ i: Int) -> Int {
-      var i = i
-      while parent[i] != i {
-        parent[i] = parent[parent[i]]
-        i = parent[i]
-      }
-      return i
-    }
-    let reach = blendRadius > 0 ? Double(blendRadius) + 1 : 0
-    for i in shapes.indices {
-      for j in shapes.indices where j > i {
-        let a = shapes[i].bounds
-        let b = shapes[j].bounds
-        // The boxes' gap is at most the shapes' gap.
-        let dx = max(a.minX - b.maxX, b.minX - a.maxX, 0)
-        let dy = max(a.minY - b.maxY, b.minY - a.maxY, 0)
-        let boxGap = (dx * dx + dy * dy).squareRoot()
-        guard boxGap < reach || boxGap == 0 else { continue }
-        guard shapes[i].separation(from: shapes[j]) < reach else { continue }
-        parent[root(j)] = root(i)
-      }
-    }
-    var groups: [Int: [Int]] = [:]
-    var order: [Int] = []
-    for i in shapes.indices {
-      let r = root(i)
-      if groups[r] == nil { order.append(r) }
-      groups[r, default: []].append(i)
-    }
-    return order.compactMap { groups[$0] }
   }
 }
 

@@ -12,7 +12,7 @@ public struct RenderTimings: Codable, Sendable, Equatable {
   public var readbackMilliseconds = 0.0
   /// Encoding and writing the output PNG.
   public var encodeMilliseconds = 0.0
-  /// Wall time of the whole command.
+  /// Wall time: of the whole command (the CLI), or added by each `Renderer.render` call.
   public var totalMilliseconds = 0.0
   /// With `.auto`, why this render ran on the CPU although a GPU was there (not
   /// part of the JSON).

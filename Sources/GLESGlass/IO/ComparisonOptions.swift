@@ -1,19 +1,20 @@
 import Foundation
 
 /// What a comparison of a render with its reference leaves out, beside the
-/// limits it checks: masked regions, and (in the anti-aliasing mode) pixels
-/// whose difference an edge that moved by less than a pixel explains. The same
+/// limits it checks: masked regions, and (in the anti-aliasing mode) differing
+/// pixels that pixelmatch's detector calls anti-aliasing. The same
 /// options in `glass-gpu goldens` (`--anti-aliasing`, `--mask`, `--mask-rect`)
 /// and the snapshot strategy (`antiAliasing:`, `masks:`).
 public struct ComparisonOptions: Sendable, Equatable {
-  /// The anti-aliasing mode: a pixel that differs does not count when a shift
-  /// of an edge by less than a pixel explains it
-  /// (`ImageComparison.subPixelShiftExplains`): its value in each image lies
-  /// within the range of the other image's 3 x 3 neighbourhood (per channel,
-  /// widened by 1/255), or it sits on an edge in both and differs by at most
-  /// half the edge's contrast. A quarter-pixel move of glass passes; a move of
-  /// two pixels, or a change of colour, does not. The same rule for every
-  /// backend: it reads only the two images.
+  /// The anti-aliasing mode: a pixel that differs does not count when
+  /// pixelmatch's anti-aliased pixel detector (`AntiAliasedPixels`, after
+  /// Vysniauskas 2009) calls it anti-aliasing in either image: a blend pixel
+  /// between two areas that are flat in both images. An edge between flat areas
+  /// (a shape on a plain colour, a glyph's edge on a plain colour) moved by part
+  /// of a pixel passes; a change inside a flat area (a colour, a line, a dot, a
+  /// stroke's core) does not, nor does any change where neither side is flat (a
+  /// photo, a blur, glass's lens and rim). The other limits apply to the pixels
+  /// that count. The same rule for every backend: it reads only the two images.
   public var antiAliasing = false
   /// Regions whose pixels are not compared.
   public var masks: [ComparisonMask] = []
@@ -46,7 +47,8 @@ public enum ComparisonMask: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// Reads `x,y,width,height` in points; throws naming the text and the form.
+  /// Reads `x,y,width,height` in points (finite numbers, a positive width and
+  /// height); throws naming the text and the form.
   public static func rect(parsing text: String) throws -> ComparisonMask {
     let numbers = text.split(separator: ",", omittingEmptySubsequences: false).map {
       Double($0.trimmingCharacters(in: .whitespaces))
@@ -65,20 +67,30 @@ public enum ComparisonMask: Sendable, Hashable, CustomStringConvertible {
 
 extension ComparisonOptions {
   /// The masked pixels of `scene` (laid out, with `images`) at its scale, as
-  /// rectangles on its canvas; throws naming a path that names no layer or view.
+  /// rectangles on its canvas (each clipped to it); throws naming a path that
+  /// names no layer or view, or a rectangle that lies wholly outside the canvas.
   public func maskedPixels(in scene: Scene, images: SceneImages) throws -> [PixelRect] {
     guard !masks.isEmpty else { return [] }
-    let scale = Double(scene.scale)
-    var frames: [PointRect] = []
+    let canvas = PixelRect(size: scene.pixelSize)
+    var rects: [PixelRect] = []
     var laid: Scene?
     var views: [ResolvedView]?
     for mask in masks {
       switch mask {
-      case .rect(let r): frames.append(r)
+      case .rect(let r):
+        let pixels = Self.pixels(covering: r, scale: Double(scene.scale), canvas: canvas)
+        guard !pixels.isEmpty else {
+          throw GlassError(
+            .invalidParameter,
+            "the mask \(mask) lies outside the canvas (\(ParameterSpec.format(scene.size.width))x"
+              + "\(ParameterSpec.format(scene.size.height)) pt); give x,y,width,height in points that overlap it")
+        }
+        rects.append(pixels)
       case .path(let path):
         if laid == nil { laid = try scene.laidOut(images: images) }
-        if let index = Self.layerIndex(path), index < scene.layers.count, let layer = laid?.layers[index] {
-          frames.append(layer.maskFrame.insetBy(-1))
+        if let index = Self.layerIndex(path), index < scene.layers.count, let laid, index < laid.layers.count {
+          rects.append(
+            Self.pixels(covering: laid.layers[index].maskFrame.insetBy(-1), scale: Double(scene.scale), canvas: canvas))
           continue
         }
         if views == nil { views = try scene.resolvedViews(images: images) }
@@ -90,29 +102,41 @@ extension ComparisonOptions {
               + (count == 0 ? ", none here" : "") + ") or a view by its JSON path (body.children[0], as "
               + "glass-gpu layout prints them)")
         }
-        frames.append(view.frame.insetBy(-1))
+        rects.append(Self.pixels(covering: view.frame.insetBy(-1), scale: Double(scene.scale), canvas: canvas))
       }
     }
-    return frames.map { f in
-      let x0 = Int((f.x * scale).rounded(.down))
-      let y0 = Int((f.y * scale).rounded(.down))
-      let x1 = Int((f.maxX * scale).rounded(.up))
-      let y1 = Int((f.maxY * scale).rounded(.up))
-      return PixelRect(x: x0, y: y0, width: max(x1 - x0, 0), height: max(y1 - y0, 0))
-    }
+    return rects
   }
 
-  /// The index of `layers[N]`, or nil for any other path.
+  /// The pixels of `canvas` that `frame` (points, at `scale`) touches: its
+  /// edges rounded outwards, clipped to the canvas; empty when it misses it (or
+  /// is not a finite rectangle).
+  static func pixels(covering frame: PointRect, scale: Double, canvas: PixelRect) -> PixelRect {
+    let edges = [frame.x * scale, frame.y * scale, frame.maxX * scale, frame.maxY * scale]
+    guard edges.allSatisfy({ !$0.isNaN }) else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+    // Clipped in floating point first, so that no huge or infinite edge meets Int().
+    func clip(_ value: Double, _ low: Int, _ high: Int) -> Double { min(max(value, Double(low)), Double(high)) }
+    let x0 = Int(clip(edges[0], canvas.x, canvas.maxX).rounded(.down))
+    let y0 = Int(clip(edges[1], canvas.y, canvas.maxY).rounded(.down))
+    let x1 = Int(clip(edges[2], canvas.x, canvas.maxX).rounded(.up))
+    let y1 = Int(clip(edges[3], canvas.y, canvas.maxY).rounded(.up))
+    return PixelRect(x: x0, y: y0, width: max(x1 - x0, 0), height: max(y1 - y0, 0))
+  }
+
+  /// The index of `layers[N]` (N in decimal digits), or nil for any other path.
   static func layerIndex(_ path: String) -> Int? {
     guard path.hasPrefix("layers["), path.hasSuffix("]") else { return nil }
-    return Int(path.dropFirst("layers[".count).dropLast())
+    let digits = path.dropFirst("layers[".count).dropLast()
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    return Int(digits)
   }
 }
 
 extension ImageComparison {
   /// Compares `a` (the render) with `b` (the reference) leaving out the pixels
-  /// in `masked` and, with `antiAliasing`, the pixels a sub-pixel shift
-  /// explains (`ComparisonOptions.antiAliasing`); `ignored` counts them.
+  /// in `masked` and, with `antiAliasing`, the differing pixels that
+  /// pixelmatch's detector calls anti-aliasing (`AntiAliasedPixels`,
+  /// `ComparisonOptions.antiAliasing`); `ignored` counts them.
   public init(
     _ a: RGBAImage, _ b: RGBAImage, masked: [PixelRect], antiAliasing: Bool, ignored: inout Int
   ) throws {
@@ -120,15 +144,26 @@ extension ImageComparison {
       throw GlassError(
         .invalidParameter, "the images differ in size: \(a.size) and \(b.size); compare images of one size")
     }
+    // One flag a pixel, so that many masks cost one pass.
+    var isMasked = [Bool](repeating: false, count: a.size.pixelCount)
+    let whole = PixelRect(size: a.size)
+    for rect in masked {
+      let r = rect.intersection(whole)
+      guard !r.isEmpty else { continue }
+      for y in r.y..<r.maxY {
+        for x in r.x..<r.maxX { isMasked[y * a.width + x] = true }
+      }
+    }
     var left = 0
     try self.init(
       a, b,
       including: { x, y in
-        if masked.contains(where: { x >= $0.x && y >= $0.y && x < $0.maxX && y < $0.maxY }) {
+        if isMasked[y * a.width + x] {
           left += 1
           return false
         }
-        if antiAliasing && a.pixel16(x: x, y: y) != b.pixel16(x: x, y: y) && Self.subPixelShiftExplains(a, b, x, y) {
+        if antiAliasing && a.pixel16(x: x, y: y) != b.pixel16(x: x, y: y) && AntiAliasedPixels.explain(a, b, x: x, y: y)
+        {
           left += 1
           return false
         }
@@ -137,77 +172,44 @@ extension ImageComparison {
     ignored = left
   }
 
-  /// True when the difference of `a` and `b` at (x, y) is one a shift of less
-  /// than a pixel explains (`ComparisonOptions.antiAliasing`): each image's
-  /// pixel lies within the range of the other's 3 x 3 neighbourhood, or the
-  /// pixel sits on an edge in both images and differs, channel by channel, by at
-  /// most half the edge's contrast (the smaller of the two neighbourhoods'
-  /// ranges) plus 1/255. An edge of contrast C moved by s pixels changes the
-  /// pixels on it by at most s C; glass's lens near its rim turns a sub-pixel
-  /// move into larger moves of what it shows, which the first test misses and
-  /// the second allows.
-  static func subPixelShiftExplains(_ a: RGBAImage, _ b: RGBAImage, _ x: Int, _ y: Int) -> Bool {
-    if shiftExplains(a, b, x, y) && shiftExplains(b, a, x, y) { return true }
-    let ra = neighbourhood(a, x, y)
-    let rb = neighbourhood(b, x, y)
-    let contrast = pointwiseMin(ra.high &- ra.low, rb.high &- rb.low)
-    let p = SIMD4<Int32>(truncatingIfNeeded: a.pixel16(x: x, y: y))
-    let q = SIMD4<Int32>(truncatingIfNeeded: b.pixel16(x: x, y: y))
-    let d = pointwiseMax(p &- q, q &- p)
-    return all(d &* 2 .<= contrast &+ 514)
-  }
-
-  /// The per-channel range of `image`'s 3 x 3 neighbourhood of (x, y), on the 16-bit scale.
-  static func neighbourhood(_ image: RGBAImage, _ x: Int, _ y: Int) -> (low: SIMD4<Int32>, high: SIMD4<Int32>) {
-    var low = SIMD4<Int32>(repeating: .max)
-    var high = SIMD4<Int32>(repeating: .min)
-    for v in max(y - 1, 0)...min(y + 1, image.height - 1) {
-      for u in max(x - 1, 0)...min(x + 1, image.width - 1) {
-        let q = SIMD4<Int32>(truncatingIfNeeded: image.pixel16(x: u, y: v))
-        low = pointwiseMin(low, q)
-        high = pointwiseMax(high, q)
+  /// `a` with every pixel that differs from `b` and that pixelmatch's detector
+  /// calls anti-aliasing (`AntiAliasedPixels`, `ComparisonOptions.antiAliasing`)
+  /// replaced by `b`'s: what a comparison in the anti-aliasing mode compares
+  /// with `b`. Images of one size.
+  public static func explainingAntiAliasing(_ a: RGBAImage, against b: RGBAImage) -> RGBAImage {
+    precondition(a.size == b.size, "images of one size")
+    var explained: [(x: Int, y: Int)] = []
+    for y in 0..<a.height {
+      for x in 0..<a.width where a.pixel16(x: x, y: y) != b.pixel16(x: x, y: y) {
+        if AntiAliasedPixels.explain(a, b, x: x, y: y) { explained.append((x, y)) }
       }
     }
-    return (low, high)
-  }
-
-  /// True when `a`'s pixel at (x, y) lies, channel by channel, within the range
-  /// of `b`'s 3 x 3 neighbourhood there widened by 1/255.
-  static func shiftExplains(_ a: RGBAImage, _ b: RGBAImage, _ x: Int, _ y: Int) -> Bool {
-    let p = SIMD4<Int32>(truncatingIfNeeded: a.pixel16(x: x, y: y))
-    let (low, high) = neighbourhood(b, x, y)
-    let step = SIMD4<Int32>(repeating: 257)
-    return all(p .>= low &- step) && all(p .<= high &+ step)
-  }
-
-  /// `a` with every pixel that a sub-pixel shift explains (see
-  /// `ComparisonOptions.antiAliasing`) replaced by `b`'s: what a comparison in
-  /// the anti-aliasing mode compares with `b`. Images of one size.
-  public static func explainingShifts(_ a: RGBAImage, against b: RGBAImage) -> RGBAImage {
-    precondition(a.size == b.size, "images of one size")
+    guard !explained.isEmpty else { return a }
     var out = a
-    let w = a.width
-    for y in 0..<a.height {
-      for x in 0..<w where a.pixel16(x: x, y: y) != b.pixel16(x: x, y: y) {
-        guard subPixelShiftExplains(a, b, x, y) else { continue }
-        let i = 4 * (y * w + x)
-        switch (out.samples, b.samples) {
-        case (.eight(var values), .eight(let other)):
-          out.samples = .eight([])
-          for c in 0..<4 { values[i + c] = other[i + c] }
-          out.samples = .eight(values)
-        case (.sixteen(var values), _):
-          out.samples = .sixteen([])
-          let q = b.pixel16(x: x, y: y)
-          for c in 0..<4 { values[i + c] = q[c] }
-          out.samples = .sixteen(values)
-        case (.eight(var values), .sixteen):
-          out.samples = .eight([])
-          let q = b.pixel16(x: x, y: y)
-          for c in 0..<4 { values[i + c] = UInt8((UInt32(q[c]) * 255 + 32767) / 65535) }
-          out.samples = .eight(values)
-        }
+    switch (a.samples, b.samples) {
+    case (.eight(var values), .eight(let other)):
+      out.samples = .eight([])
+      for (x, y) in explained {
+        let i = 4 * (y * a.width + x)
+        for c in 0..<4 { values[i + c] = other[i + c] }
       }
+      out.samples = .eight(values)
+    case (.eight(var values), .sixteen):
+      out.samples = .eight([])
+      for (x, y) in explained {
+        let i = 4 * (y * a.width + x)
+        let q = b.pixel16(x: x, y: y)
+        for c in 0..<4 { values[i + c] = UInt8((UInt32(q[c]) * 255 + 32767) / 65535) }
+      }
+      out.samples = .eight(values)
+    case (.sixteen(var values), _):
+      out.samples = .sixteen([])
+      for (x, y) in explained {
+        let i = 4 * (y * a.width + x)
+        let q = b.pixel16(x: x, y: y)
+        for c in 0..<4 { values[i + c] = q[c] }
+      }
+      out.samples = .sixteen(values)
     }
     return out
   }

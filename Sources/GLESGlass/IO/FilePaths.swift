@@ -77,6 +77,33 @@ public enum FilePaths {
     return full.hasPrefix(prefix) && full.count > prefix.count ? String(full.dropFirst(prefix.count)) : nil
   }
 
+  /// `path` made absolute with every link in the part of it that exists resolved
+  /// (`realpath` of its longest existing folder, the rest spelt out): where it
+  /// is, or would be once made.
+  public static func resolved(_ path: String) -> String {
+    var absolute = lexicallyAbsolute(path)
+    var rest: [String] = []
+    while true {
+      if let real = realpath(absolute, nil) {
+        defer { free(real) }
+        let base = String(cString: real)
+        return rest.reversed().reduce(base) { $0.hasSuffix("/") ? $0 + $1 : $0 + "/" + $1 }
+      }
+      guard absolute != "/" else { return lexicallyAbsolute(path) }
+      rest.append((absolute as NSString).lastPathComponent)
+      absolute = folder(of: absolute)
+    }
+  }
+
+  /// True when `path` is the folder `folder` or lies inside it, by its spelling
+  /// (`lexicallyAbsolute`) or through links (`resolved`).
+  public static func holds(_ folder: String, _ path: String) -> Bool {
+    func inside(_ a: String, _ root: String) -> Bool {
+      a == root || a.hasPrefix(root == "/" ? "/" : root + "/")
+    }
+    return inside(lexicallyAbsolute(path), lexicallyAbsolute(folder)) || inside(resolved(path), resolved(folder))
+  }
+
   /// The file `path` would name once written: links at it followed (as an output
   /// is written), its folder resolved through links where it exists (`realpath`),
   /// else spelt out (`lexicallyAbsolute`), and its last part. Two paths with one
@@ -110,20 +137,28 @@ public enum FilePaths {
   /// Makes the folder `path` and the folders above it that are missing, as
   /// `mkdir -p` does; throws `outputFailure` saying why one cannot be made (a
   /// folder that is not writable, a read-only file system, a file in the way) and
-  /// how to fix it. `what` names the folder in the message (`the output folder`).
+  /// how to fix it. `what` names the folder in the message (`the output folder`),
+  /// which names `path` once: `cannot make the output folder out/a/b: out/a is a
+  /// file, not a folder; ...`.
   public static func makeFolders(_ path: String, what: String = "the folder") throws {
     if let problem = problem(with: path) { throw GlassError(.outputFailure, "cannot make \(what): \(problem)") }
+    try makeFolders(path, naming: "\(what) \(path)", asked: path)
+  }
+
+  /// `makeFolders` of `path`, a folder on the way to `asked`, named `named` in messages.
+  private static func makeFolders(_ path: String, naming named: String, asked: String) throws {
     var info = stat()
     if stat(path, &info) == 0 {
       guard info.st_mode & S_IFMT == S_IFDIR else {
-        throw GlassError(.outputFailure, "cannot make \(what) \(path): a file is in the way; name a folder")
+        let where_ = path == asked ? "a file is in the way" : "\(path) is a file, not a folder"
+        throw GlassError(.outputFailure, "cannot make \(named): \(where_); name another folder")
       }
       return
     }
     let parent = FilePaths.folder(of: path)
-    if !parent.isEmpty && parent != path { try makeFolders(parent, what: what) }
+    if !parent.isEmpty && parent != path { try makeFolders(parent, naming: named, asked: asked) }
     guard mkdir(path, 0o777) == 0 || errno == EEXIST else {
-      throw GlassError(.outputFailure, "cannot make \(what) \(path): \(reason(errno, folder: parent))")
+      throw GlassError(.outputFailure, "cannot make \(named): \(reason(errno, folder: parent))")
     }
   }
 

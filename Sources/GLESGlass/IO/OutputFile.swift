@@ -23,8 +23,12 @@ extension PNGCodec {
   /// The temporary is `.NAME.glass-gpu-PID-RANDOM.tmp` in the output's folder. It is
   /// removed when the output is never written, on SIGINT, SIGTERM, SIGHUP, SIGQUIT
   /// and crash signals once `installSignalCleanup()` ran, and, after a death nothing
-  /// can catch (SIGKILL, power loss), by the next reservation of the same output
-  /// once the process it names is gone.
+  /// can catch (SIGKILL, power loss), by a later process's reservation of the same
+  /// output once the process it names is gone (each process lists a folder for
+  /// them once, the first time it writes there: `sweep`).
+  ///
+  /// A missing folder of the output is made, as `mkdir -p` does (not with
+  /// `followingLinks: false`, whose callers make their folders without links).
   public final class OutputFile: @unchecked Sendable {
     /// Where the PNG goes, as given.
     public let path: String
@@ -75,8 +79,9 @@ extension PNGCodec {
         case let kind:
           throw GlassError(.outputFailure, "cannot write \(path): it is \(Self.describe(kind)); name a file")
         }
-      } else if errno == ENOENT {
-        // Missing, or a link to something missing (which is created).
+      } else if errno == ENOENT || errno == ENOTDIR {
+        // Missing, or a link to something missing (which is created); ENOTDIR:
+        // a file where a folder should be, named below.
         target = try Self.followLinks(path)
         inPlace = false
       } else {
@@ -89,11 +94,21 @@ extension PNGCodec {
       }
       let named = target == path ? path : "\(path) (a link to \(target))"
       let folder = Self.folder(of: target)
+      if stat(folder, &info) != 0 && (errno == ENOENT || errno == ENOTDIR) && followingLinks {
+        // Made as `mkdir -p` would (what every command writing a file does).
+        do {
+          try FilePaths.makeFolders(folder)
+        } catch let error as GlassError {
+          throw GlassError(error.code, "cannot write \(named): \(error.message)", cause: error.cause)
+        }
+      }
       guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-        throw GlassError(.outputFailure, "cannot write \(named): the folder \(folder) does not exist")
+        let why =
+          stat(folder, &info) == 0 ? "\(folder) is not a folder" : "the folder \(folder) does not exist"
+        throw GlassError(.outputFailure, "cannot write \(named): \(why); name another folder")
       }
       let name = Self.lastComponent(of: target)
-      Self.removeStaleTemporaries(of: name, in: folder)
+      Self.sweep(folder, FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino)), for: name)
       let pid = getpid()
       let random = String(UInt32.random(in: 0...UInt32.max), radix: 16)
       temporary =
@@ -309,8 +324,10 @@ extension PNGCodec {
     }
 
     /// Removes every temporary file and ends the process by `signal` (a shell
-    /// reports 128 + the signal: 130 for SIGINT, 143 for SIGTERM).
+    /// reports 128 + the signal: 130 for SIGINT, 143 for SIGTERM), after what was
+    /// printed to standard output is flushed (a log file keeps the run's last lines).
     public static func end(bySignal signal: Int32) -> Never {
+      fflush(nil)
       glass_output_guard_die_of(signal)
       // The default action of SIGINT and SIGTERM ends the process; in case it is not:
       exit(128 + signal)
@@ -340,24 +357,82 @@ extension PNGCodec {
       return pid
     }
 
-    /// Removes the temporaries of `name` in `folder` left by processes that are gone:
-    /// the PID no longer exists and the file's lock is free. Files of a live process
+    /// The folders this process has listed for stale temporaries, and what it
+    /// found in them: a folder is listed once (listing it for every output made
+    /// N outputs in one folder cost N^2 entries read).
+    private static let sweeps = Sweeps()
+
+    /// Removes the temporaries of `name` in `folder` (whose identity is `identity`)
+    /// left by processes that are gone. The folder is listed the first time this
+    /// process writes into it; every temporary found there then whose process was
+    /// gone is kept in mind by its output's name, and removed when that output is
+    /// written (`removeStale`). Temporaries left in the folder later (by a process
+    /// killed meanwhile) wait for the next process.
+    static func sweep(_ folder: String, _ identity: FileIdentity, for name: String) {
+      for entry in sweeps.stale(in: folder, identity, for: name) { removeStale(entry, in: folder) }
+    }
+
+    /// True when no process `pid` exists (and it is not this one).
+    static func isGone(_ pid: pid_t) -> Bool {
+      pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH
+    }
+
+    /// Removes the temporary `entry` of `folder`, made by a process that is gone,
+    /// when it is still a regular file whose lock is free. Files of a live process
     /// (or of one the PID check cannot rule out) stay.
-    static func removeStaleTemporaries(of name: String, in folder: String) {
-      let prefix = temporaryPrefix(of: name)
-      for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-        guard let pid = owner(ofTemporary: entry, prefix: prefix), pid != getpid() else { continue }
-        guard kill(pid, 0) != 0 && errno == ESRCH else { continue }
-        let stale = join(folder, entry)
-        let file = open(stale, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard file >= 0 else { continue }
-        defer { close(file) }
-        var info = stat()
-        guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
-        // A lock held means a live owner in another PID namespace; no lock support
-        // (ENOLCK, EINVAL) leaves the PID's word.
-        if flock(file, LOCK_EX | LOCK_NB) != 0 && (errno == EWOULDBLOCK || errno == EINTR) { continue }
-        unlink(stale)
+    static func removeStale(_ entry: String, in folder: String) {
+      let stale = join(folder, entry)
+      let file = open(stale, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+      guard file >= 0 else { return }
+      defer { close(file) }
+      var info = stat()
+      guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return }
+      // A lock held means a live owner in another PID namespace; no lock support
+      // (ENOLCK, EINVAL) leaves the PID's word.
+      if flock(file, LOCK_EX | LOCK_NB) != 0 && (errno == EWOULDBLOCK || errno == EINTR) { return }
+      unlink(stale)
+    }
+
+    /// The output's name of the temporary `entry` and the process that made it,
+    /// when `entry` is one: `.NAME.glass-gpu-PID-XXXXXXXX.tmp`.
+    static func temporaryOwner(_ entry: String) -> (prefix: String, pid: pid_t)? {
+      guard entry.hasPrefix("."), entry.hasSuffix(".tmp"),
+        let marker = entry.range(of: ".glass-gpu-", options: .backwards)
+      else { return nil }
+      let prefix = String(entry[..<marker.upperBound])
+      return owner(ofTemporary: entry, prefix: prefix).map { (prefix, $0) }
+    }
+
+    /// The folders listed so far (by identity and spelling) and, in each, the
+    /// temporaries of gone processes not yet removed, by their prefix. Bounded:
+    /// past `limit` folders it forgets them all, and a folder is listed again.
+    final class Sweeps: @unchecked Sendable {
+      private let lock = NSLock()
+      private var listed: [FolderKey: [String: [String]]] = [:]
+      let limit = 4096
+
+      struct FolderKey: Hashable {
+        var identity: FileIdentity
+        var spelling: PathDigest
+      }
+
+      /// The stale temporaries of `name` in `folder`, listing the folder the first
+      /// time; each is handed out once.
+      func stale(in folder: String, _ identity: FileIdentity, for name: String) -> [String] {
+        let key = FolderKey(identity: identity, spelling: PathDigest(FilePaths.lexicallyAbsolute(folder)))
+        let prefix = OutputFile.temporaryPrefix(of: name)
+        return lock.withLock {
+          if listed[key] == nil {
+            if listed.count >= limit { listed.removeAll() }
+            var found: [String: [String]] = [:]
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+              guard let owner = OutputFile.temporaryOwner(entry), OutputFile.isGone(owner.pid) else { continue }
+              found[owner.prefix, default: []].append(entry)
+            }
+            listed[key] = found
+          }
+          return listed[key]?.removeValue(forKey: prefix) ?? []
+        }
       }
     }
 
@@ -480,18 +555,46 @@ extension PNGCodec {
   /// from 20 bytes without decoding. An empty file, a file cut short or one that
   /// is not a PNG is not whole (`--resume` renders it again).
   public static func looksWhole(path: String) -> Bool {
+    looksWhole(path: path, format: .png)
+  }
+
+  /// True when `path` is a regular file whose first and last bytes are those of
+  /// a whole file of `format`, as this project writes them (checked from a few
+  /// bytes, without decoding; `--resume` renders anything else again):
+  /// - PNG: the signature, and an `IEND` chunk at the end;
+  /// - JPEG: a start-of-image marker followed by another marker (`FF D8 FF`), and
+  ///   the end-of-image marker (`FF D9`) as the last two bytes (libjpeg-turbo
+  ///   writes it last);
+  /// - WebP: `RIFF`, a size that is the file's size less 8, `WEBP`, and a first
+  ///   chunk of `VP8 `, `VP8L` or `VP8X` (libwebp writes the size once the file is
+  ///   whole; a cut file is shorter than it says).
+  public static func looksWhole(path: String, format: ImageEncoding.Format) -> Bool {
     let file = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard file >= 0 else { return false }
     defer { close(file) }
     var info = stat()
-    guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size >= 8 + 12 else { return false }
-    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    // The IEND chunk: length 0, type "IEND", its CRC.
-    let end: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
-    var head = [UInt8](repeating: 0, count: 8)
-    var tail = [UInt8](repeating: 0, count: 12)
-    let readHead = head.withUnsafeMutableBytes { pread(file, $0.baseAddress, 8, 0) }
-    let readTail = tail.withUnsafeMutableBytes { pread(file, $0.baseAddress, 12, off_t(info.st_size) - 12) }
-    return readHead == 8 && readTail == 12 && head == signature && tail == end
+    guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return false }
+    let size = Int(info.st_size)
+    func bytes(at offset: Int, _ count: Int) -> [UInt8]? {
+      guard offset >= 0, offset + count <= size else { return nil }
+      var buffer = [UInt8](repeating: 0, count: count)
+      let read = buffer.withUnsafeMutableBytes { pread(file, $0.baseAddress, count, off_t(offset)) }
+      return read == count ? buffer : nil
+    }
+    switch format {
+    case .png:
+      let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+      // The IEND chunk: length 0, type "IEND", its CRC.
+      let end: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+      return size >= 8 + 12 && bytes(at: 0, 8) == signature && bytes(at: size - 12, 12) == end
+    case .jpeg:
+      return size >= 5 && bytes(at: 0, 3) == [0xFF, 0xD8, 0xFF] && bytes(at: size - 2, 2) == [0xFF, 0xD9]
+    case .webp:
+      guard size >= 20, let head = bytes(at: 0, 16) else { return false }
+      let declared = Int(head[4]) | Int(head[5]) << 8 | Int(head[6]) << 16 | Int(head[7]) << 24
+      let chunk = Array(head[12..<16])
+      return Array(head[0..<4]) == Array("RIFF".utf8) && Array(head[8..<12]) == Array("WEBP".utf8)
+        && declared + 8 == size && [Array("VP8 ".utf8), Array("VP8L".utf8), Array("VP8X".utf8)].contains(chunk)
+    }
   }
 }

@@ -1,6 +1,8 @@
 /// `padding(_:_:)`: the child is offered the proposal less the insets (an
 /// unspecified dimension stays unspecified; never below 0) and placed inside
-/// them; the view is the child's size plus the insets.
+/// them; the view is the child's size plus the insets, never below 0 (a
+/// negative inset larger than the child leaves a view of no size, as
+/// SwiftUI's `CGSize.outset(by:)` clamps it).
 public struct PaddingLayout: LayoutRule, Hashable {
   /// A modifier: the view keeps the priority written on what it wraps.
   public var keepsPriority: Bool { true }
@@ -17,7 +19,7 @@ public struct PaddingLayout: LayoutRule, Hashable {
   public func sizeThatFits(_ proposal: ProposedViewSize, subviews: [LayoutSubview]) -> PointSize {
     let size = subviews.first?.sizeThatFits(inner(proposal)) ?? PointSize(width: 0, height: 0)
     return PointSize(
-      width: size.width + insets.total(.horizontal), height: size.height + insets.total(.vertical))
+      width: max(0, size.width + insets.total(.horizontal)), height: max(0, size.height + insets.total(.vertical)))
   }
 
   /// Where each child goes in `bounds`, by the rule above.

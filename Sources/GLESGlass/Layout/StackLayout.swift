@@ -191,8 +191,8 @@ public struct ZStackLayout: LayoutRule, Hashable {
 }
 
 /// `Spacer(minLength:)`: along the stack it is in, as long as it is offered but
-/// no shorter than `minLength` (8 points by default); across it, nothing. Its
-/// ideal length is `minLength`. Outside a stack (the axis unknown) it takes the
+/// no shorter than `minLength` (8 points by default; a negative one is 0); across
+/// it, nothing. Its ideal length is `minLength`. Outside a stack (the axis unknown) it takes the
 /// proposal in both directions, with `minLength` as its least.
 public struct SpacerLayout: LayoutRule, Hashable {
   /// The least length, in points.
@@ -202,7 +202,7 @@ public struct SpacerLayout: LayoutRule, Hashable {
 
   /// Makes a spacer's rule.
   public init(minLength: Double? = nil, axis: Axis?) {
-    self.minLength = minLength ?? StackLayout.defaultSpacing
+    self.minLength = max(0, minLength ?? StackLayout.defaultSpacing)
     self.axis = axis
   }
 

@@ -190,7 +190,7 @@ extension SceneFormat {
     switch name {
     case .image:
       return LayerType(
-        name: name, swift: "Image", doc: "a PNG in a frame",
+        name: name, swift: "Image", doc: "an image (PNG, JPEG or WebP) in a frame",
         fields: [
           Field("source", .definition(.imagePath), required: true),
           Field("frame", .definition(.frame), required: true, "snapped to whole pixels"),

@@ -288,7 +288,7 @@ public enum Layer: Hashable, Sendable {
 /// An image in a frame; `backgroundExtensionEffect()` mirrors and blurs it into
 /// the insets around it.
 public struct ImageLayer: Hashable, Sendable {
-  /// PNG path, relative to the scene file.
+  /// Image path (PNG, JPEG or WebP), relative to the scene file.
   public var source: String
   /// Where, in points.
   public var frame: PointRect
@@ -499,7 +499,7 @@ public struct ContentFit: Hashable, Sendable {
 public struct GlassContent: Hashable, Sendable {
   /// An image or text.
   public enum Kind: Hashable, Sendable {
-    /// A PNG, a path relative to the scene file.
+    /// An image (PNG, JPEG or WebP), a path relative to the scene file.
     case image(String)
     /// Text, a label or an icon.
     case text(TextContent)

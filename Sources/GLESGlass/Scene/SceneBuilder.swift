@@ -246,7 +246,7 @@ public struct MaterialBacked: SceneElement {
   }
 }
 
-/// `Image`: a PNG (a path relative to the scene file); `Image(systemName:)` is an icon.
+/// `Image`: a PNG, JPEG or WebP (a path relative to the scene file); `Image(systemName:)` is an icon.
 public struct Image: FramedElement {
   /// The layer being built.
   public var layer: ImageLayer

@@ -52,7 +52,7 @@ enum SceneFormat {
       case .backgroundExtensionEffect:
         "`{\"leading\", \"trailing\", \"top\", \"bottom\", \"sigma\"}` (see [`image`](#image))"
       case .layer: "a [layer](#layers)"
-      case .imagePath: "a PNG path"
+      case .imagePath: "an image path (PNG, JPEG or WebP)"
       case .systemImage: "an [icon](#icons) name"
       case .concentricCorners: "corners, as a [`concentricRectangle`](#concentric-rectangles)'s"
       case .modifier: "a modifier"
@@ -271,7 +271,8 @@ enum SceneFormat {
     case .image:
       return ViewType(
         name: name, swift: "Image(_:) / Image(systemName:)",
-        doc: "a PNG at its pixels ÷ `scale` points (unless `resizable`), or a symbol sized by its font",
+        doc: "an image (PNG, JPEG or WebP) at its pixels ÷ `scale` points (unless `resizable`), "
+          + "or a symbol sized by its font",
         fields: [
           Field("image", .definition(.imagePath)),
           Field(

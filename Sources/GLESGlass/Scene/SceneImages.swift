@@ -3,28 +3,30 @@ import Foundation
 /// The images a scene reads, by their path in the scene, and the copies of them
 /// fitted to the frames that show them.
 ///
-/// Images come decoded (from the Swift API), or as PNG files read from disk whose
+/// Images come decoded (from the Swift API), or as PNG, JPEG or WebP files read
+/// from disk (`ImageDecoding`: the format from the file's first bytes) whose
 /// headers are checked when they are read and whose pixels are decoded when a
 /// render first fits them: in full, and kept, when the scene shows them at about
-/// their size; band by band, never whole, when it shows a large image much
-/// smaller than it is (memory then follows what the scene shows, not the file).
-/// Each fitted copy is made once, however many layers show it.
+/// their size; a large PNG band by band, never whole, when the scene shows it
+/// much smaller than it is (memory then follows what the scene shows, not the
+/// file; JPEG and WebP are always decoded whole). Each fitted copy is made once,
+/// however many layers show it.
 public final class SceneImages: @unchecked Sendable {
   /// Where an image's pixels come from.
   enum Source {
     case decoded(RGBAImage)
-    case file(PNGFile)
+    case file(ImageFile)
   }
 
-  /// A PNG file read but not yet decoded.
-  struct PNGFile {
+  /// An image file read but not yet decoded.
+  struct ImageFile {
     /// The file's path, for errors.
     var path: String
     /// The scene that names it, and where, for errors.
     var scene: SceneFile
     var jsonPath: String
     var data: [UInt8]
-    var header: PNGCodec.Header
+    var header: ImageDecoding.Header
   }
 
   /// One fitted copy: an image shown in a frame of `frame` pixels, of which the
@@ -67,15 +69,22 @@ public final class SceneImages: @unchecked Sendable {
   /// pixels or fewer, is decoded band by band instead of whole.
   var streamingThresholdBytes = 64 << 20
 
-  /// Decoded images, by their path in the scene.
-  public init(_ images: [String: RGBAImage]) {
-    sources = images.mapValues { .decoded($0) }
-    cache = nil
-    directory = "."
+  /// Decoded images, by their path in the scene; fonts are found relative to
+  /// the working directory.
+  public convenience init(_ images: [String: RGBAImage]) {
+    self.init(images, directory: ".")
   }
 
-  /// Reads every PNG file `file`'s scene names and checks each header (a PNG, at
-  /// most `maxPixels` pixels, image data that can fill them) before any pixel is
+  /// Decoded images, with the folder font files are relative to.
+  init(_ images: [String: RGBAImage], directory: String) {
+    sources = images.mapValues { .decoded($0) }
+    cache = nil
+    self.directory = directory
+  }
+
+  /// Reads every image file `file`'s scene names and checks each header (a PNG,
+  /// JPEG or WebP, at most `maxPixels` pixels, image data that can fill them;
+  /// `ImageDecoding.checkedHeader`) before any pixel is
   /// decoded. A missing, unreadable or damaged file fails with the JSON path that
   /// names it. With a `cache`, an image it holds decoded is not read again, and
   /// fitted copies are taken from it and given to it.
@@ -94,14 +103,36 @@ public final class SceneImages: @unchecked Sendable {
             continue
           }
         }
-        let data = try PNGCodec.readFile(path, maxPixels: maxPixels)
-        let header = try PNGCodec.header(of: data, name: path)
-        try PNGCodec.checkPixelLimit(header.size, maxPixels: maxPixels, file: path)
-        try PNGCodec.checkDataSize(header, name: path)
-        sources[imagePath] = .file(PNGFile(path: path, scene: file, jsonPath: jsonPath, data: data, header: header))
+        let data = try ImageDecoding.readFile(path, maxPixels: maxPixels)
+        let header = try ImageDecoding.checkedHeader(of: data, name: path, maxPixels: maxPixels)
+        sources[imagePath] = .file(ImageFile(path: path, scene: file, jsonPath: jsonPath, data: data, header: header))
       } catch let error as GlassError {
         throw file.locate(error, at: jsonPath)
       }
+    }
+  }
+
+  /// Every image decoded whole, upright, by its path in the scene (files decoded
+  /// now, once; errors carry the JSON path that names the file).
+  public func decodedImages() throws -> [String: RGBAImage] {
+    try lock.withLock {
+      var images: [String: RGBAImage] = [:]
+      for (path, source) in sources {
+        switch source {
+        case .decoded(let image):
+          images[path] = image
+        case .file(let file):
+          do {
+            let decoded = try ImageDecoding.decode(file.data, header: file.header, name: file.path)
+            warningsByFile[file.path] = decoded.warnings
+            sources[path] = .decoded(decoded.image)
+            images[path] = decoded.image
+          } catch let error as GlassError {
+            throw file.scene.locate(error, at: file.jsonPath)
+          }
+        }
+      }
+      return images
     }
   }
 
@@ -111,8 +142,8 @@ public final class SceneImages: @unchecked Sendable {
   /// True when there is an image for `path`.
   public func contains(_ path: String) -> Bool { sources[path] != nil }
 
-  /// The size of the image at `path`, in pixels (from the header for a file not
-  /// yet decoded).
+  /// The size of the image at `path`, in pixels, upright (from the header for a
+  /// file not yet decoded).
   public func size(of path: String) -> PixelSize? {
     switch sources[path] {
     case .decoded(let image): image.size
@@ -121,7 +152,8 @@ public final class SceneImages: @unchecked Sendable {
     }
   }
 
-  /// What libpng warned about while decoding, per file path, so far.
+  /// What the decoders warned about, per file path, so far: each message says
+  /// who gave it (`libpng: …`) or what it is about (a colour profile that is not sRGB).
   public var warnings: [(path: String, message: String)] {
     lock.withLock {
       warningsByFile.sorted { $0.key < $1.key }.flatMap { path, messages in messages.map { (path, $0) } }
@@ -166,22 +198,23 @@ public final class SceneImages: @unchecked Sendable {
     }
   }
 
-  /// Fits a file's image: decoded whole once (and kept for later fits), or band
-  /// by band when the request is much smaller than a large image.
-  private func fit(_ file: PNGFile, _ key: FitKey) throws -> RGBAImage {
+  /// Fits a file's image: decoded whole once (and kept for later fits), or, for
+  /// a PNG, band by band when the request is much smaller than a large image.
+  private func fit(_ file: ImageFile, _ key: FitKey) throws -> RGBAImage {
     let header = file.header
-    let depth: RGBAImage.Depth = header.bitDepth == 16 ? .sixteen : .eight
+    let depth = header.depth
     let decodedBytes = header.size.pixelCount * 4 * depth.rawValue / 8
     do {
-      if !header.interlaced && decodedBytes >= streamingThresholdBytes
-        && 4 * key.window.pixelCount <= header.size.pixelCount
+      if let png = header.png,
+        !png.interlaced && decodedBytes >= streamingThresholdBytes
+          && 4 * key.window.pixelCount <= header.size.pixelCount
       {
-        var rows = PNGRows(data: file.data, header: header, depth: depth, name: file.path)
+        var rows = PNGRows(data: file.data, header: png, depth: depth, name: file.path)
         let image = try ImageResampler.fit(rows: &rows, to: key.frame, mode: key.mode, window: key.window)
-        warningsByFile[file.path] = rows.warnings
+        warningsByFile[file.path] = rows.warnings.map { "libpng: \($0)" }
         return image
       }
-      let decoded = try PNGCodec.decode(file.data, name: file.path, maxPixels: PNGCodec.maximumMaxPixels)
+      let decoded = try ImageDecoding.decode(file.data, header: header, name: file.path)
       warningsByFile[file.path] = decoded.warnings
       sources[key.path] = .decoded(decoded.image)
       if let cache, let fileKey = fileKeys[key.path] { cache.storeDecoded(decoded.image, for: fileKey) }

@@ -69,18 +69,42 @@ struct JSONNode {
     return path.isEmpty ? key : "\(path).\(key)"
   }
 
-  /// Text from the file as an error message shows it: control characters escaped,
-  /// at most 40 characters (a long value is cut, with an ellipsis), so one line
-  /// stays one short line.
-  static func shortened(_ text: String) -> String {
+  /// Text from the file as an error message shows it (`UserText.shortened`).
+  static func shortened(_ text: String) -> String { UserText.shortened(text) }
+}
+
+/// Text a user wrote, as a message or a report line quotes it.
+public enum UserText {
+  /// `text` made safe to print on one short line: control characters (C0, DEL,
+  /// C1), line and paragraph separators and bidirectional controls (which can
+  /// reorder what a terminal shows after them) escaped as `\n` or `\u{202E}`;
+  /// at most `maxCharacters` characters and four times as many Unicode scalars (a
+  /// long value is cut, with an ellipsis). Every message that quotes a value
+  /// from a file goes through here.
+  public static func shortened(_ text: String, maxCharacters: Int = 40) -> String {
     var result = ""
+    var scalars = 0
     for (count, character) in text.enumerated() {
-      guard count < 40 else { return result + "…" }
-      result +=
-        character.isASCII && (character.asciiValue ?? 0) < 0x20
-        ? character.unicodeScalars.map { $0.escaped(asASCII: true) }.joined() : String(character)
+      scalars += character.unicodeScalars.count
+      guard count < maxCharacters && scalars <= 4 * maxCharacters else { return result + "…" }
+      guard character.unicodeScalars.contains(where: needsEscape) else {
+        result.append(character)
+        continue
+      }
+      for scalar in character.unicodeScalars {
+        result += needsEscape(scalar) ? scalar.escaped(asASCII: true) : String(scalar)
+      }
     }
     return result
+  }
+
+  /// Whether a scalar is escaped: it moves the cursor, ends the line or
+  /// reorders the text around it when printed.
+  static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.properties.generalCategory {
+    case .control, .lineSeparator, .paragraphSeparator: return true
+    default: return scalar.properties.isBidiControl
+    }
   }
 }
 

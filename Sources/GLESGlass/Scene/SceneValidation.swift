@@ -144,7 +144,8 @@ struct SceneValidator {
 
   func check(_ path: String, _ value: Double, _ range: ClosedRange<Double>, _ unit: String) throws {
     guard value.isFinite, range.contains(value) else {
-      let what = value < range.lowerBound && value < 0 ? "is negative" : "is out of range"
+      // Negative only where no negative value is allowed: -1e308 on -100 … 100 is out of range.
+      let what = value < 0 && range.lowerBound >= 0 ? "is negative" : "is out of range"
       throw fail(
         path,
         "\(ParameterSpec.format(value)) \(what); give a value from \(ParameterSpec.format(range.lowerBound)) to \(ParameterSpec.format(range.upperBound))"

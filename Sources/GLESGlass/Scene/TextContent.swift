@@ -58,9 +58,11 @@ public struct TextContent: Hashable, Sendable {
   /// The size the content takes, in points, laid out within `maxWidth` points (nil:
   /// one line per paragraph). Throws, with the field's JSON path relative to the
   /// content, for a font that cannot be had, an unknown `systemImage` or a text
-  /// over the length limit. Font files are found relative to `directory`.
-  public func size(maxWidth: Double? = nil, directory: String = ".") throws -> PointSize {
-    try ContentLayout(self, maxWidth: maxWidth, directory: directory).size
+  /// over the length limit. Font files are found relative to `directory`, and
+  /// opened with `caches` (nil: those bound by `RenderCaches.use`, else new ones
+  /// for this call alone).
+  public func size(maxWidth: Double? = nil, directory: String = ".", caches: RenderCaches? = nil) throws -> PointSize {
+    try ContentLayout(self, maxWidth: maxWidth, directory: directory, caches: RenderCaches.given(caches)).size
   }
 }
 

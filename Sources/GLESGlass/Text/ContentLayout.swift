@@ -37,10 +37,10 @@ struct ContentLayout {
   }
 
   /// Lays out `content` within `maxWidth` points (nil: no wrapping), its fonts from
-  /// `caches` (nil: those bound by `RenderCaches.use`, else new ones). Errors carry
+  /// `caches`. Errors carry
   /// the JSON path of the field at fault relative to the content (`font`,
   /// `systemImage`, `text`).
-  init(_ content: TextContent, maxWidth: Double?, directory: String, caches: RenderCaches? = nil) throws {
+  init(_ content: TextContent, maxWidth: Double?, directory: String, caches: RenderCaches) throws {
     let count = content.string.unicodeScalars.count
     guard count <= TextLayout.maximumLength else {
       throw GlassError(
@@ -70,7 +70,7 @@ struct ContentLayout {
     }
     let face: FontFace
     do {
-      face = try font.face(directory: directory, fonts: (caches ?? RenderCaches.scoped).fonts)
+      face = try font.face(directory: directory, fonts: caches.fonts)
     } catch let error as GlassError {
       let field: String
       switch font.source {

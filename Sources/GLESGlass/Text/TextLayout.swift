@@ -104,9 +104,10 @@ public struct Font: Hashable, Sendable {
 
   /// The face: Inter's file for the weight, the family's, or the file (relative
   /// paths against `directory`), from `fonts` (nil: the fonts of the caches bound
-  /// by `RenderCaches.use`, else new ones). Throws, naming the fix, when there is none.
+  /// by `RenderCaches.use`, else new ones for this call alone). Throws, naming
+  /// the fix, when there is none.
   public func face(directory: String = ".", fonts: FontCache? = nil) throws -> FontFace {
-    let fonts = fonts ?? RenderCaches.scoped.fonts
+    let fonts = fonts ?? RenderCaches.given(nil).fonts
     switch source {
     case .system:
       let family = size >= 20 ? "Inter Display" : "Inter"

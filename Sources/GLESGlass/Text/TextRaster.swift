@@ -72,11 +72,12 @@ public enum TextRaster {
   /// A text's coverage: the layout's glyphs placed with the layout's top-left at
   /// `origin` (canvas pixels, any fraction), composited "over" where they overlap.
   /// `rect` is where the mask lies on the canvas; nil when nothing is drawn. The
-  /// glyphs come from `caches` (nil: those bound by `RenderCaches.use`, else new ones).
+  /// glyphs come from `caches` (nil: those bound by `RenderCaches.use`, else new
+  /// ones for this call alone).
   public static func mask(
     _ layout: TextLayout, origin: SIMD2<Double>, caches: RenderCaches? = nil
   ) -> (rect: PixelRect, coverage: [UInt8])? {
-    let cache = (caches ?? RenderCaches.scoped).glyphs
+    let cache = RenderCaches.given(caches).glyphs
     struct Placed {
       var glyph: Glyph
       var x: Int

@@ -48,11 +48,13 @@ public struct ShapedRun: Sendable {
 /// run); the Unicode Bidi Algorithm's nesting is not implemented.
 public enum TextShaper {
   /// The runs of `text` in `face` (falling back for characters it lacks, at
-  /// `weight`), in visual order.
+  /// `weight`), in visual order. Fallback faces come from the `FontCache` that
+  /// opened `face`; for a face opened on its own, from one made for this call.
   public static func shape(_ text: String, face: FontFace, weight: FontWeight = .regular) -> [ShapedRun] {
     let scalars = Array(text.unicodeScalars)
     guard !scalars.isEmpty else { return [] }
-    let runs = itemize(scalars, face: face, weight: weight)
+    let fonts = face.fonts ?? FontCache(faceBytes: CacheBudgets().fontBytes, matchBytes: CacheBudgets().fontMatchBytes)
+    let runs = itemize(scalars, face: face, weight: weight, fonts: fonts)
     let codepoints = scalars.map(\.value)
     var shaped: [ShapedRun] = []
     for run in runs {
@@ -96,7 +98,7 @@ public enum TextShaper {
   }
 
   /// Cuts the text into runs of one script and one face.
-  static func itemize(_ scalars: [Unicode.Scalar], face: FontFace, weight: FontWeight) -> [Item] {
+  static func itemize(_ scalars: [Unicode.Scalar], face: FontFace, weight: FontWeight, fonts: FontCache) -> [Item] {
     let funcs = hb_unicode_funcs_get_default()
     // Scripts: common and inherited characters take the script of the run they are
     // in (the one before; at the start, the first real one after).
@@ -108,10 +110,7 @@ public enum TextShaper {
       if neutral.contains(scripts[i].rawValue) { scripts[i] = current } else { current = scripts[i] }
     }
     // Faces: the font asked for where it has the character; else a fallback that
-    // has the whole stretch of characters it lacks.
-    // Fallbacks come through the cache that opened the face (a face opened on its
-    // own asks fontconfig through a cache of this call's).
-    let fonts = face.fonts ?? FontCache(faceBytes: CacheBudgets().fontBytes, matchBytes: CacheBudgets().fontMatchBytes)
+    // has the whole stretch of characters it lacks, from `fonts`.
     var faces: [FontFace] = Array(repeating: face, count: scalars.count)
     var i = 0
     while i < scalars.count {

@@ -19,19 +19,31 @@ extension Scene {
   /// styles' sizes, text direction: `EnvironmentResolver`), its view trees laid
   /// out in it (mirrored right to left), and the layers layout made resolved too.
   /// Text is measured once, with `caches` (nil: those bound by
-  /// `RenderCaches.use`, else new ones), and each text keeps the width it was
+  /// `RenderCaches.use`, else new ones for this call alone: pass a renderer's
+  /// caches to measure each text once over many calls), and each text keeps the width it was
   /// measured within (`TextContent.lineBreakWidth`), so that what is drawn is
   /// what was measured. Fonts and images are found in `images`' folder; images
   /// are sized by `images`. Errors name the JSON path of the view or the field
   /// (`body.children[1].modifiers[0].frame.minWidth`, `layers[2].font.family`).
   public func laidOut(images: SceneImages, caches: RenderCaches? = nil) throws -> Scene {
-    guard needsLayout else { return self }
-    let caches = caches ?? RenderCaches.scoped
+    try laidOutWithSources(images: images, caches: caches).scene
+  }
+
+  /// `laidOut`, and where each layer its `body` made was written, in order
+  /// (those layers follow the scene's own `layers`).
+  func laidOutWithSources(
+    images: SceneImages, caches: RenderCaches? = nil
+  ) throws -> (scene: Scene, bodySources: [ViewLayout.LayerSource]) {
+    guard needsLayout else { return (self, []) }
+    let caches = RenderCaches.given(caches)
     let layout = viewLayout(images: images, caches: caches)
     let resolver = EnvironmentResolver(environment: environment)
     var scene = environment.isDefault ? self : resolver.scene(self)
+    var bodySources: [ViewLayout.LayerSource] = []
     if let body = scene.body {
-      scene.layers += try layout.resolve(body, at: "body", canvas: size, safeArea: safeAreaInsets).layers
+      let result = try layout.resolve(body, at: "body", canvas: size, safeArea: safeAreaInsets)
+      scene.layers += result.layers
+      bodySources = result.sources
       scene.body = nil
     }
     for index in scene.states.indices {
@@ -47,26 +59,46 @@ extension Scene {
     }
     scene.layers = try fitting.fitted(scene.layers, at: "")
     // What layout added (a shape's primary colour, a button's accent) resolved too.
-    return environment.isDefault ? scene : resolver.scene(scene)
+    return (environment.isDefault ? scene : resolver.scene(scene), bodySources)
   }
 
   /// Every view of the scene's view tree (`body`) laid out: its kind, its path,
   /// its depth and its frame in points, snapped to device pixels, parents before
-  /// children (what `glass-gpu layout` prints). Empty without a body.
+  /// children (what `glass-gpu layout` prints). Empty without a body. Text is
+  /// measured with `caches` (nil: those bound by `RenderCaches.use`, else new
+  /// ones for this call alone).
   public func resolvedViews(images: SceneImages, caches: RenderCaches? = nil) throws -> [ResolvedView] {
     guard let body = resolvedInEnvironment.body else { return [] }
-    return try viewLayout(images: images, caches: caches).resolve(
+    return try viewLayout(images: images, caches: RenderCaches.given(caches)).resolve(
       body, at: "body", canvas: size, safeArea: safeAreaInsets
     ).views
   }
 }
 
 extension Scene {
+  /// Runs `body`, work on this scene once laid out (validating, lowering), with
+  /// an error it throws at one of the layers its `body` made (`layers[i]…`,
+  /// `i` from the count of the scene's own layers; `bodySources` from
+  /// `laidOutWithSources`) named at the view that made it instead: the file
+  /// has no such layer.
+  func namingViews<T>(_ bodySources: [ViewLayout.LayerSource], _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as GlassError {
+      let bodyStart = layers.count - bodySources.count
+      guard let path = error.jsonPath, path.hasPrefix("layers["), let close = path.firstIndex(of: "]"),
+        let index = Int(path[path.index(path.startIndex, offsetBy: 7)..<close]), index >= bodyStart,
+        index < layers.count
+      else { throw error }
+      throw bodySources[index - bodyStart].relocated(error, field: String(path[path.index(after: close)...]))
+    }
+  }
+
   /// Layout on this scene's canvas: fonts and images from `images`' folder,
   /// image sizes from `images`, text measured with `caches`.
-  fileprivate func viewLayout(images: SceneImages, caches: RenderCaches?) -> ViewLayout {
+  fileprivate func viewLayout(images: SceneImages, caches: RenderCaches) -> ViewLayout {
     ViewLayout(
-      directory: images.directory, caches: caches ?? RenderCaches.scoped, imageSize: { images.size(of: $0) },
+      directory: images.directory, caches: caches, imageSize: { images.size(of: $0) },
       scale: Double(scale), environment: environment)
   }
 }

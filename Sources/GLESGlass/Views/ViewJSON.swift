@@ -16,9 +16,10 @@ struct ViewReader {
   /// Checks values as `Scene.validate` checks a layer's.
   let v = SceneValidator()
 
-  /// A view (`VIEW`) written at `node`, `depth` containers and overlays deep,
+  /// A view (`VIEW`) written at `node`, `depth` containers and overlays deep
+  /// and `level` levels of layout below the root (`ViewNode.maximumLayoutDepth`),
   /// inside a container shape when `inContainer`.
-  func view(_ node: JSONNode, depth: Int = 0, inContainer: Bool = false) throws -> ViewNode {
+  func view(_ node: JSONNode, depth: Int = 0, level: Int = 0, inContainer: Bool = false) throws -> ViewNode {
     guard depth < ViewNode.maximumDepth else {
       throw node.fail("the view tree is deeper than \(ViewNode.maximumDepth) views here; flatten it")
     }
@@ -40,47 +41,56 @@ struct ViewReader {
     // The modifiers' environment reaches the content: a containerShape among
     // them is a container for it.
     let modifierNodes = try f["modifiers"]?.array() ?? []
+    // Every modifier is a level of layout above the content; what the view
+    // contains (children, a label) lies below the content, and a modifier's view
+    // (an overlay's) below that modifier.
+    let below = level + modifierNodes.count + (type == .textField || type == .secureField ? 3 : 1)
+    guard below <= ViewNode.maximumLayoutDepth else { throw node.fail(ViewNode.layoutDepthProblem(below)) }
     let keys = modifierNodes.map { node -> String? in
       if case .object(let m) = node.value, m.count == 1 { return m[0].key }
       return nil
     }
     let containerAt = keys.indices.filter { keys[$0] == SceneFormat.ModifierName.containerShape.rawValue }
-    let content = try self.content(type, f, at: node, depth: depth, inContainer: inContainer || !containerAt.isEmpty)
+    let content = try self.content(
+      type, f, at: node, depth: depth, level: below, inContainer: inContainer || !containerAt.isEmpty)
     var modifiers: [ViewModifierNode] = []
     for (index, modifierNode) in modifierNodes.enumerated() {
       modifiers.append(
         try modifier(
-          modifierNode, depth: depth, inContainer: inContainer || containerAt.contains { $0 > index },
+          modifierNode, depth: depth, level: level + modifierNodes.count - index,
+          inContainer: inContainer || containerAt.contains { $0 > index },
           contentInContainer: inContainer || !containerAt.isEmpty))
     }
     return ViewNode(content, modifiers: modifiers)
   }
 
-  func children(_ f: FieldReader, depth: Int, inContainer: Bool) throws -> [ViewNode] {
-    try f.required("children").array().map { try view($0, depth: depth + 1, inContainer: inContainer) }
+  func children(_ f: FieldReader, depth: Int, level: Int, inContainer: Bool) throws -> [ViewNode] {
+    try f.required("children").array().map {
+      try view($0, depth: depth + 1, level: level, inContainer: inContainer)
+    }
   }
 
   func content(
-    _ type: SceneFormat.TypeName, _ f: FieldReader, at node: JSONNode, depth: Int, inContainer: Bool
+    _ type: SceneFormat.TypeName, _ f: FieldReader, at node: JSONNode, depth: Int, level: Int, inContainer: Bool
   ) throws -> ViewContent {
     switch type {
     case .vstack:
       return .vstack(
         alignment: try f.choice("alignment", HorizontalAlignment.init) ?? .center, spacing: try f.number("spacing"),
-        try children(f, depth: depth, inContainer: inContainer))
+        try children(f, depth: depth, level: level, inContainer: inContainer))
     case .hstack:
       return .hstack(
         alignment: try f.choice("alignment", VerticalAlignment.init) ?? .center, spacing: try f.number("spacing"),
-        try children(f, depth: depth, inContainer: inContainer))
+        try children(f, depth: depth, level: level, inContainer: inContainer))
     case .zstack:
       return .zstack(
         alignment: try f.choice("alignment") { Alignment.named[$0] } ?? .center,
-        try children(f, depth: depth, inContainer: inContainer))
+        try children(f, depth: depth, level: level, inContainer: inContainer))
     case .group:
-      return .group(try children(f, depth: depth, inContainer: inContainer))
+      return .group(try children(f, depth: depth, level: level, inContainer: inContainer))
     case .glassEffectContainer:
       return .glassEffectContainer(
-        spacing: try f.number("spacing") ?? 0, try children(f, depth: depth, inContainer: inContainer))
+        spacing: try f.number("spacing") ?? 0, try children(f, depth: depth, level: level, inContainer: inContainer))
     case .spacer:
       return .spacer(minLength: try f.number("minLength"))
     case .text:
@@ -133,7 +143,7 @@ struct ViewReader {
       return .shape(shape, style: try shapeStyle(f))
     case .button:
       if let label = f["label"] {
-        return .button(label: try view(label, depth: depth + 1, inContainer: inContainer))
+        return .button(label: try view(label, depth: depth + 1, level: level, inContainer: inContainer))
       }
       let title = TextContent(try f.string("title") ?? "", systemImage: try f.string("systemImage"))
       return .button(label: ViewNode(.text(title, explicit: [])))
@@ -221,11 +231,11 @@ struct ViewReader {
   }
 
   /// A modifier (`MODIFIER`): an object with one key, the modifier's name, whose
-  /// value takes one of the modifier's forms. `inContainer`: a container shape
+  /// value takes one of the modifier's forms; a view it holds lies at `level`. `inContainer`: a container shape
   /// is in the environment the modifier's drawing sees; `contentInContainer`:
   /// in its content's (what `glassEffect` resolves against).
   func modifier(
-    _ node: JSONNode, depth: Int, inContainer: Bool, contentInContainer: Bool
+    _ node: JSONNode, depth: Int, level: Int, inContainer: Bool, contentInContainer: Bool
   ) throws
     -> ViewModifierNode
   {
@@ -274,7 +284,6 @@ struct ViewReader {
           minWidth: try f.number("minWidth"), idealWidth: try f.number("idealWidth"),
           maxWidth: try f.number("maxWidth"), minHeight: try f.number("minHeight"),
           idealHeight: try f.number("idealHeight"), maxHeight: try f.number("maxHeight"), alignment: alignment)
-        try Self.check(frame, at: at)
         return .flexibleFrame(frame)
       default:
         return .position(
@@ -304,7 +313,7 @@ struct ViewReader {
     case .overlay, .background:
       guard let f else { preconditionFailure("SceneFormat: \(key) takes an object") }
       if form == 0 {
-        let content = try view(f.required("content"), depth: depth + 1, inContainer: inContainer)
+        let content = try view(f.required("content"), depth: depth + 1, level: level, inContainer: inContainer)
         let alignment = try f.choice("alignment") { Alignment.named[$0] } ?? .center
         return name == .overlay ? .overlay(content, alignment: alignment) : .background(content, alignment: alignment)
       }
@@ -403,24 +412,6 @@ struct ViewReader {
     return try node.choice(sets, what: "edge")
   }
 
-  /// A flexible frame's bounds in order (SwiftUI's `frame(minWidth:…)` precondition).
-  static func check(_ frame: FlexibleFrame, at node: JSONNode) throws {
-    for (axis, lo, ideal, hi) in [
-      ("Width", frame.minWidth, frame.idealWidth, frame.maxWidth),
-      ("Height", frame.minHeight, frame.idealHeight, frame.maxHeight),
-    ] {
-      if let lo, let hi, lo > hi {
-        throw JSONNode(value: .null, path: node.child("min\(axis)")).fail(
-          "min\(axis) \(ParameterSpec.format(lo)) is over max\(axis) \(ParameterSpec.format(hi)); "
-            + "make min\(axis) at most max\(axis)")
-      }
-      if let ideal, (lo.map { ideal < $0 } ?? false) || (hi.map { ideal > $0 } ?? false) {
-        throw JSONNode(value: .null, path: node.child("ideal\(axis)")).fail(
-          "ideal\(axis) \(ParameterSpec.format(ideal)) lies outside min\(axis)…max\(axis); put it between them")
-      }
-    }
-  }
-
   /// The scene's `safeAreaInsets`, each from 0 to the canvas's side.
   func safeAreaInsets(_ node: JSONNode, canvas: PointSize) throws -> EdgeInsets {
     let f = try FieldReader(node.object(SceneFormat.safeAreaFields.map(\.name)), SceneFormat.safeAreaFields)
@@ -498,19 +489,31 @@ struct FieldReader {
       throw object.node.fail(
         "missing the field \(type.needsOneOf.map { "\"\($0)\"" }.joined(separator: " or "))")
     }
-    var first: Int?
+    var first: (key: String, group: Int)?
     for member in memberOrder {
       guard let group = type.alternatives.firstIndex(where: { $0.contains(member) }) else { continue }
       guard let seen = first else {
-        first = group
+        first = (member, group)
         continue
       }
-      if seen != group {
-        let a = type.alternatives[seen][0]
-        let b = type.alternatives[group][0]
-        throw JSONNode(value: .null, path: object.node.child(member)).fail(
-          "\(type.conflict): give \"\(a)\" or \"\(b)\", not both; remove one")
+      guard seen.group != group else { continue }
+      let a = type.alternatives[seen.group][0]
+      let b = type.alternatives[group][0]
+      // Name the fields written: a field that goes with another group's main
+      // one ("scale" with "image") is the one to remove.
+      let message: String
+      let at: String
+      if seen.key == a && member == b {
+        message = "give \"\(a)\" or \"\(b)\", not both; remove one"
+        at = member
+      } else if member != b {
+        message = "\"\(member)\" goes with \"\(b)\", not with \"\(seen.key)\"; remove \"\(member)\""
+        at = member
+      } else {
+        message = "\"\(seen.key)\" goes with \"\(a)\", not with \"\(member)\"; remove \"\(seen.key)\""
+        at = seen.key
       }
+      throw JSONNode(value: .null, path: object.node.child(at)).fail("\(type.conflict): \(message)")
     }
   }
 
@@ -532,7 +535,8 @@ extension SceneFormat.Bounds {
   /// message the reader and the validator give.
   func problem(with value: Double) -> String? {
     guard !contains(value) else { return nil }
-    let what = value < minimum && value < 0 ? "is negative" : "is out of range"
+    // Negative only where no negative value is allowed: -1e308 on -100 … 100 is out of range.
+    let what = value < 0 && minimum >= 0 ? "is negative" : "is out of range"
     let low =
       aboveMinimum ? "above \(ParameterSpec.format(minimum)) and at most" : "from \(ParameterSpec.format(minimum)) to"
     return "\(ParameterSpec.format(value)) \(what); give a value \(low) \(ParameterSpec.format(maximum))"

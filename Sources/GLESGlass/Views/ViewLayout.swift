@@ -29,6 +29,48 @@ struct ViewLayout {
     var views: [ResolvedView]
     /// The layers, back to front.
     var layers: [Layer]
+    /// Where each layer came from, in the same order.
+    var sources: [LayerSource]
+  }
+
+  /// Where a layer that layout made was written: the JSON path of its view,
+  /// of the text it carries as content, and for a container each glass's.
+  struct LayerSource: Hashable {
+    /// The view (or absolute layer) the layer draws.
+    var path: String
+    /// The text it carries as content (a button's title: the label's path);
+    /// nil when it carries none or is a text itself.
+    var contentPath: String?
+    /// For a container, the source of each of its glass, in order.
+    var glass: [LayerSource] = []
+    /// Whether the layer was written as a layer (`"type": "layers"`), so
+    /// that its fields are the file's.
+    var isWritten = false
+
+    /// `error`, found at the layer's `field` (`.glass[2].frame.x`, `.content`,
+    /// "" for the layer), at the view it came from: a written layer's own
+    /// field, else the glass's or the text's view, with the field named in the
+    /// message (`laid out, its frame.x: …`).
+    func relocated(_ error: GlassError, field: String) -> GlassError {
+      guard !isWritten else {
+        return GlassError(
+          error.code, error.message, cause: error.cause, at: GlassError.Location(jsonPath: path + field))
+      }
+      var field = field
+      var at = path
+      if field.hasPrefix(".glass["), let close = field.firstIndex(of: "]"),
+        let index = Int(field[field.index(field.startIndex, offsetBy: 7)..<close]), glass.indices.contains(index)
+      {
+        return glass[index].relocated(error, field: String(field[field.index(after: close)...]))
+      }
+      if field.hasPrefix(".content"), let contentPath {
+        at = contentPath
+        field.removeFirst(".content".count)
+      }
+      if field.hasPrefix(".") { field.removeFirst() }
+      let message = field.isEmpty ? error.message : "laid out, its \(field): \(error.message)"
+      return GlassError(error.code, message, cause: error.cause, at: GlassError.Location(jsonPath: at))
+    }
   }
 
   /// Lays `root` (written at `path`) out in `canvas` less `safeArea`, and lowers it.
@@ -36,7 +78,7 @@ struct ViewLayout {
     var builder = Builder(layout: self)
     var env = Environment()
     env.font = EnvironmentResolver(environment: environment).font(.body)
-    let built = try builder.build(root, at: path, env: env, axis: nil, depth: 0)
+    let built = try builder.build(root, at: path, env: env, axis: nil, depth: Depth())
     let canvasRect = PointRect(x: 0, y: 0, width: canvas.width, height: canvas.height)
     let bounds = PointRect(
       x: safeArea.leading, y: safeArea.top, width: max(0, canvas.width - safeArea.leading - safeArea.trailing),
@@ -54,9 +96,27 @@ struct ViewLayout {
         x: placed.x, y: placed.y, width: placed.width ?? size.width, height: placed.height ?? size.height)
       placed.node.place(at: frame, proposal: proposal) { node, view in frames.add(node, view, snapped: false) }
     }
-    var layers: [Layer] = []
-    try Lowering(frames: frames).emit(built.drawing, into: &layers)
-    return Result(views: frames.views, layers: layers)
+    var emitted = Lowering.Emitted()
+    try Lowering(frames: frames).emit(built.drawing, into: &emitted)
+    try Self.check(emitted, scale: scale)
+    return Result(views: frames.views, layers: emitted.layers, sources: emitted.sources)
+  }
+
+  /// Throws the first value of the layers layout made that a scene file's
+  /// layers could not have (`Scene.validate`'s checks), at the path of the
+  /// view it came from, not at a layer the file does not have: a value the
+  /// Swift API let through (a container's spacing, a colour out of range, a
+  /// layer of `.layers`).
+  static func check(_ emitted: Lowering.Emitted, scale: Double) throws {
+    let holder = Scene(size: PointSize(width: 1, height: 1), scale: Int(scale))
+    let validator = SceneValidator()
+    for (layer, source) in zip(emitted.layers, emitted.sources) {
+      do {
+        try holder.validate([layer], at: "", validator)
+      } catch let error as GlassError {
+        throw source.relocated(error, field: error.jsonPath.map { String($0.dropFirst("layers[0]".count)) } ?? "")
+      }
+    }
   }
 
   // MARK: Environment
@@ -117,10 +177,12 @@ struct ViewLayout {
     case image(LayoutNode, ImageLayer)
     /// Text, with the measures its size came from.
     case text(LayoutNode, TextContent, TextMeasures)
-    case layers([Layer])
+    /// Layers at absolute points, written at `path`.
+    case layers([Layer], path: String)
     case sequence([Drawing])
     case glass(LayoutNode, GlassLayer, Drawing)
-    case container(GlassContainer, Drawing)
+    /// A container written at `path`.
+    case container(GlassContainer, path: String, Drawing)
     case glassAttributes([ViewModifierNode], Drawing)
   }
 
@@ -159,6 +221,17 @@ struct ViewLayout {
   static let placeholderColor = Color(
     light: Color(red: 60 / 255, green: 60 / 255, blue: 67 / 255, opacity: 0.3), dark: .placeholderText)
 
+  /// How deep a view lies: in views (`ViewNode.maximumDepth`) and in levels of
+  /// layout (`ViewNode.maximumLayoutDepth`): the levels above its outermost
+  /// node, or, once its modifiers are counted, those down to its content.
+  struct Depth {
+    var views = 0
+    var levels = 0
+
+    /// A view inside this one (a child, a label, a modifier's view).
+    var nested: Depth { Depth(views: views + 1, levels: levels) }
+  }
+
   struct Builder {
     let layout: ViewLayout
     var positioned: [Positioned] = []
@@ -194,11 +267,18 @@ struct ViewLayout {
     /// not directly in a stack); `outer` are a group's modifiers, applied after
     /// the view's own.
     mutating func build(
-      _ node: ViewNode, at path: String, env parent: Environment, axis: Axis?, depth: Int,
+      _ node: ViewNode, at path: String, env parent: Environment, axis: Axis?, depth outside: Depth,
       outer: [(ViewModifierNode, String)] = []
     ) throws -> Built {
-      guard depth < ViewNode.maximumDepth else {
+      guard outside.views < ViewNode.maximumDepth else {
         throw fail(path, "the view tree is deeper than \(ViewNode.maximumDepth) views here; flatten it")
+      }
+      // Refused before any node is made: layout recurses once per level.
+      var depth = outside
+      if case .textField = node.content { depth.levels += 2 }
+      depth.levels += node.modifiers.count + outer.count + 1
+      guard depth.levels <= ViewNode.maximumLayoutDepth else {
+        throw fail(path, ViewNode.layoutDepthProblem(depth.levels))
       }
       let modifiers = node.modifiers.enumerated().map { ($0.element, "\(path).modifiers[\($0.offset)]") } + outer
       // An environment modifier applies to the content and to whatever the
@@ -212,14 +292,16 @@ struct ViewLayout {
       envs.reverse()  // envs[i]: what the modifier at i and those inside it see; envs[0]: the content's.
       var built = try buildContent(node.content, at: path, env: envs[0], axis: axis, depth: depth)
       for (index, (modifier, modifierPath)) in modifiers.enumerated() {
+        // A view the modifier holds (an overlay's) lies below the modifier.
+        let below = Depth(views: outside.views, levels: outside.levels + modifiers.count - index)
         built = try apply(
-          modifier, at: modifierPath, to: built, env: envs[index + 1], inner: envs[0], depth: depth)
+          modifier, at: modifierPath, to: built, env: envs[index + 1], inner: envs[0], depth: below)
       }
       return built
     }
 
     mutating func buildContent(
-      _ content: ViewContent, at path: String, env: Environment, axis: Axis?, depth: Int
+      _ content: ViewContent, at path: String, env: Environment, axis: Axis?, depth: Depth
     ) throws -> Built {
       func leaf(_ rule: any LayoutRule, _ kind: String, _ drawing: (LayoutNode) -> Drawing) -> Built {
         let node = LayoutNode(rule, kind: kind, path: path)
@@ -241,12 +323,21 @@ struct ViewLayout {
       case .group(let children):
         return try stack(ZStackLayout(alignment: .center), "group", nil, children, path, env, depth)
       case .glassEffectContainer(let spacing, let children):
+        guard Scene.spacings.contains(spacing) else {
+          throw fail(
+            "\(path).spacing",
+            "\(ParameterSpec.format(spacing)) is not a container's spacing; give 0 to "
+              + "\(ParameterSpec.format(Scene.spacings.upperBound)) points")
+        }
         var built = try stack(
           ZStackLayout(alignment: .center), "glassEffectContainer", nil, children, path, env, depth)
         built.drawing = .container(
-          GlassContainer(spacing: spacing, glass: [], containerShape: env.containerShape), built.drawing)
+          GlassContainer(spacing: spacing, glass: [], containerShape: env.containerShape), path: path, built.drawing)
         return built
       case .spacer(let minLength):
+        if let minLength, !minLength.isFinite {
+          throw fail("\(path).minLength", "\(ParameterSpec.format(minLength)) is not a length; give a number of points")
+        }
         return leaf(SpacerLayout(minLength: minLength, axis: axis), "spacer") { _ in .nothing }
       case .text(let text, let explicit):
         let resolved = env.resolve(text, explicit: explicit)
@@ -255,6 +346,10 @@ struct ViewLayout {
       case .image(let source):
         guard let pixels = layout.imageSize(source.path) else {
           throw fail("\(path).image", "the image \(source.path) was not loaded; load it with SceneFile.loadImages")
+        }
+        guard source.scale.isFinite && source.scale > 0 else {
+          throw fail(
+            "\(path).scale", "\(ParameterSpec.format(source.scale)) is not a scale; give pixels per point above 0")
         }
         let size = PointSize(
           width: Double(pixels.width) / source.scale, height: Double(pixels.height) / source.scale)
@@ -273,7 +368,7 @@ struct ViewLayout {
         } else if env.buttonStyle == nil, labelEnv.foregroundStyle == nil {
           labelEnv.foregroundStyle = .color(env.tint ?? ButtonStyle.accentColor)
         }
-        let inner = try build(label, at: "\(path).label", env: labelEnv, axis: nil, depth: depth + 1)
+        let inner = try build(label, at: "\(path).label", env: labelEnv, axis: nil, depth: depth.nested)
         guard let style = env.buttonStyle else {
           let node = LayoutNode(PaddingLayout(EdgeInsets()), kind: "button", path: path, children: [inner.node])
           return Built(node: node, inLayout: true, drawing: inner.drawing)
@@ -318,7 +413,7 @@ struct ViewLayout {
       case .layers(let layers):
         return Built(
           node: LayoutNode(FixedLeafLayout(PointSize(width: 0, height: 0)), kind: "layers", path: path),
-          inLayout: false, drawing: .layers(layers))
+          inLayout: false, drawing: .layers(layers, path: path))
       }
     }
 
@@ -334,12 +429,12 @@ struct ViewLayout {
 
     mutating func stack(
       _ rule: any LayoutRule, _ kind: String, _ axis: Axis?, _ children: [ViewNode], _ path: String,
-      _ env: Environment, _ depth: Int
+      _ env: Environment, _ depth: Depth
     ) throws -> Built {
       var nodes: [LayoutNode] = []
       var drawings: [Drawing] = []
       for (child, childPath, outer) in flatten(children, at: path) {
-        let built = try build(child, at: childPath, env: env, axis: axis, depth: depth + 1, outer: outer)
+        let built = try build(child, at: childPath, env: env, axis: axis, depth: depth.nested, outer: outer)
         if built.inLayout { nodes.append(built.node) }
         drawings.append(built.drawing)
       }
@@ -366,7 +461,8 @@ struct ViewLayout {
     }
 
     mutating func apply(
-      _ modifier: ViewModifierNode, at path: String, to built: Built, env: Environment, inner: Environment, depth: Int
+      _ modifier: ViewModifierNode, at path: String, to built: Built, env: Environment, inner: Environment,
+      depth: Depth
     ) throws -> Built {
       func wrap(_ rule: any LayoutRule, _ kind: String, extra: [LayoutNode] = []) throws -> Built {
         guard built.inLayout else {
@@ -440,7 +536,7 @@ struct ViewLayout {
         let isOverlay: Bool
         if case .overlay = modifier { isOverlay = true } else { isOverlay = false }
         let name = isOverlay ? "overlay" : "background"
-        let secondary = try build(view, at: "\(path).\(name).content", env: env, axis: nil, depth: depth + 1)
+        let secondary = try build(view, at: "\(path).\(name).content", env: env, axis: nil, depth: depth.nested)
         guard secondary.inLayout else {
           throw fail(
             "\(path).\(name).content", "an \(name)'s view is placed in the view's frame; remove its frame(x:y:)")
@@ -488,19 +584,6 @@ struct ViewLayout {
             "\(path).\(name)",
             "\(ParameterSpec.format(value)) is not a length; give a number of points from 0\(isMax ? ", or \"infinity\"" : "")"
           )
-        }
-      }
-      for (axis, lo, ideal, hi) in [
-        ("Width", f.minWidth, f.idealWidth, f.maxWidth), ("Height", f.minHeight, f.idealHeight, f.maxHeight),
-      ] {
-        if let lo, let hi, lo > hi {
-          throw fail(
-            "\(path).min\(axis)",
-            "min\(axis) \(ParameterSpec.format(lo)) is over max\(axis) \(ParameterSpec.format(hi)); make min\(axis) at most max\(axis)"
-          )
-        }
-        if let ideal, (lo.map { ideal < $0 } ?? false) || (hi.map { ideal > $0 } ?? false) {
-          throw fail("\(path).ideal\(axis)", "ideal\(axis) lies outside min\(axis)…max\(axis); put it between them")
         }
       }
     }
@@ -587,6 +670,25 @@ struct ViewLayout {
   struct Lowering {
     let frames: Frames
 
+    /// The frame `node` is drawn at, when it lies where a layer's frame may
+    /// (`Scene.framePositions`, `Scene.frameSides`); else an error at the view's
+    /// path (layout can carry a view past them: a tall stack, a large offset).
+    func checked(_ frame: PointRect, of node: LayoutNode) throws -> PointRect {
+      let edges = [
+        ("x", frame.x, Scene.framePositions), ("y", frame.y, Scene.framePositions),
+        ("width", frame.width, Scene.frameSides), ("height", frame.height, Scene.frameSides),
+      ]
+      for (name, value, range) in edges where !range.contains(value) {
+        throw GlassError(
+          .invalidScene,
+          "laid out, the view's \(name) is \(ParameterSpec.format(value)) pt, outside the "
+            + "\(ParameterSpec.format(range.lowerBound)) … \(ParameterSpec.format(range.upperBound)) pt a drawn "
+            + "frame may have; make the views before it smaller or move it nearer the canvas",
+          at: GlassError.Location(jsonPath: node.path))
+      }
+      return frame
+    }
+
     /// Right to left, a shape's leading corners are on the right.
     func mirrored(_ shape: Shape) -> Shape {
       guard frames.mirrorWidth != nil else { return shape }
@@ -626,91 +728,160 @@ struct ViewLayout {
       }
     }
 
-    func emit(_ drawing: Drawing, into layers: inout [Layer]) throws {
+    /// Layers made so far, each with where it came from.
+    struct Emitted {
+      var layers: [Layer] = []
+      var sources: [LayerSource] = []
+
+      mutating func append(_ layer: Layer, _ source: LayerSource) {
+        layers.append(layer)
+        sources.append(source)
+      }
+
+      mutating func append(_ other: Emitted) {
+        layers += other.layers
+        sources += other.sources
+      }
+    }
+
+    /// Appends the layers of `drawing` to `out`, in paint order. Without
+    /// recursion: a chain of a thousand modifiers nests a thousand drawings, so
+    /// the walk keeps its own stack (each wrapper's content is made in a buffer
+    /// of its own, then finished into the one below it).
+    func emit(_ drawing: Drawing, into out: inout Emitted) throws {
+      enum Task {
+        /// Emit this drawing into the top buffer.
+        case visit(Drawing)
+        /// The top buffer is this wrapper's content: finish it into the one below.
+        case finish(Drawing)
+      }
+      var tasks: [Task] = [.visit(drawing)]
+      var buffers = [out]
+      while let task = tasks.popLast() {
+        switch task {
+        case .visit(let drawing):
+          switch drawing {
+          case .nothing, .shape, .image, .text, .layers:
+            try emitLeaf(drawing, into: &buffers[buffers.count - 1])
+          case .sequence(let parts):
+            tasks += parts.reversed().map(Task.visit)
+          case .glass(_, _, let inner), .container(_, _, let inner), .glassAttributes(_, let inner):
+            tasks.append(.finish(drawing))
+            tasks.append(.visit(inner))
+            buffers.append(Emitted())
+          }
+        case .finish(let wrapper):
+          let content = buffers.removeLast()
+          try finish(wrapper, content, into: &buffers[buffers.count - 1])
+        }
+      }
+      out = buffers[0]
+    }
+
+    /// A drawing with no drawing inside it: its layer, if it has one.
+    func emitLeaf(_ drawing: Drawing, into out: inout Emitted) throws {
       switch drawing {
-      case .nothing: break
+      case .nothing, .sequence, .glass, .container, .glassAttributes: break
       case .shape(let node, let shape, let style, let container):
-        let frame = frames.drawn(node)
+        let frame = try checked(frames.drawn(node), of: node)
         let (shape, container) = (mirrored(shape), mirrored(container))
         switch style {
         case .fill(let fill):
           if case .color(let c) = fill, c.opacity == 0 { return }
-          layers.append(
-            .shape(ShapeLayer(shape: shape, frame: frame, fill: mirrored(fill), containerShape: container)))
+          out.append(
+            .shape(ShapeLayer(shape: shape, frame: frame, fill: mirrored(fill), containerShape: container)),
+            LayerSource(path: node.path))
         case .material(let material):
-          layers.append(
-            .material(MaterialLayer(material: material, shape: shape, frame: frame, containerShape: container)))
+          out.append(
+            .material(MaterialLayer(material: material, shape: shape, frame: frame, containerShape: container)),
+            LayerSource(path: node.path))
         }
       case .image(let node, var image):
-        image.frame = frames.drawn(node)
-        layers.append(.image(image))
+        image.frame = try checked(frames.drawn(node), of: node)
+        out.append(.image(image), LayerSource(path: node.path))
       case .text(let node, var text, let measures):
         // Drawn at its snapped place, at the size it was measured at and broken
         // into the lines it was measured with.
         let exact = frames.exact(node)
         let drawn = frames.drawn(node)
         text.lineBreakWidth = measures.lineBreakWidth(within: node.placedProposal?.width)
-        layers.append(
-          .text(TextLayer(text, frame: PointRect(x: drawn.x, y: drawn.y, width: exact.width, height: exact.height))))
-      case .layers(let absolute):
-        layers += absolute
-      case .sequence(let parts):
-        for part in parts { try emit(part, into: &layers) }
-      case .glass(let node, var glass, let inner):
-        glass.frame = frames.drawn(node)
+        let frame = try checked(
+          PointRect(x: drawn.x, y: drawn.y, width: exact.width, height: exact.height), of: node)
+        out.append(.text(TextLayer(text, frame: frame)), LayerSource(path: node.path))
+      case .layers(let absolute, let path):
+        for (index, layer) in absolute.enumerated() {
+          let at = "\(path).layers[\(index)]"
+          var glass: [LayerSource] = []
+          if case .container(let c) = layer {
+            glass = c.glass.indices.map {
+              LayerSource(path: "\(at).glass[\($0)]", contentPath: "\(at).glass[\($0)].content")
+            }
+          }
+          out.append(layer, LayerSource(path: at, contentPath: "\(at).content", glass: glass, isWritten: true))
+        }
+      }
+    }
+
+    /// A wrapper (glass, a container, glass attributes) finished over its
+    /// `content`, already emitted, into `out`.
+    func finish(_ wrapper: Drawing, _ content: Emitted, into out: inout Emitted) throws {
+      switch wrapper {
+      case .nothing, .shape, .image, .text, .layers, .sequence: out.append(content)
+      case .glass(let node, var glass, _):
+        glass.frame = try checked(frames.drawn(node), of: node)
         glass.shape = mirrored(glass.shape)
         glass.containerShape = mirrored(glass.containerShape)
-        var content: [Layer] = []
-        try emit(inner, into: &content)
         // Text centred on its glass (within a pixel) rides on it, as a button's
         // title does: it moves and fades with the glass. When several texts
         // ride on it (a badge's symbol on its hexagon), the first is the
         // glass's content and each other is the content of an identity glass
         // of the same frame after it (a companion), as a union's members keep
         // theirs: companions take the glass's id with `#1`, `#2`… and its
-        // transition, so they come and go with it.
+        // transition, so they come and go with it. Each keeps its text's path.
         let pixel = 1 / frames.scale
-        let riders = content.compactMap { layer -> TextLayer? in
+        let riders = zip(content.layers, content.sources).compactMap { layer, source -> (TextLayer, LayerSource)? in
           guard case .text(let text) = layer, text.opacity == 1,
             abs(text.frame.midX - glass.frame.midX) <= pixel, abs(text.frame.midY - glass.frame.midY) <= pixel,
             glass.frame.width >= text.frame.width
           else { return nil }
-          return text
+          return (text, source)
         }
-        if !riders.isEmpty && riders.count == content.count {
+        if !riders.isEmpty && riders.count == content.layers.count {
           func onGlass(_ text: TextLayer) -> GlassContent {
             GlassContent(text.text, padding: (glass.frame.width - text.frame.width) / 2)
           }
-          glass.content = onGlass(riders[0])
-          layers.append(.glass(glass))
-          for rider in riders.dropFirst() {
+          glass.content = onGlass(riders[0].0)
+          out.append(.glass(glass), LayerSource(path: node.path, contentPath: riders[0].1.path))
+          for (rider, source) in riders.dropFirst() {
             var companion = GlassLayer(glass: .identity, frame: glass.frame, content: onGlass(rider))
             companion.effectTransition = glass.effectTransition
-            layers.append(.glass(companion))
+            out.append(.glass(companion), LayerSource(path: node.path, contentPath: source.path))
           }
           return
         }
-        layers.append(.glass(glass))
-        layers += content
-      case .container(var container, let inner):
+        out.append(.glass(glass), LayerSource(path: node.path))
+        out.append(content)
+      case .container(var container, let path, _):
         container.containerShape = mirrored(container.containerShape)
-        var content: [Layer] = []
-        try emit(inner, into: &content)
-        var others: [Layer] = []
-        for layer in content {
+        var others = Emitted()
+        var glassSources: [LayerSource] = []
+        for (layer, source) in zip(content.layers, content.sources) {
           switch layer {
-          case .glass(let g): container.glass.append(g)
-          case .container(let c): container.glass += c.glass
-          default: others.append(layer)
+          case .glass(let g):
+            container.glass.append(g)
+            glassSources.append(source)
+          case .container(let c):
+            container.glass += c.glass
+            glassSources += source.glass
+          case .image, .shape, .material, .text: others.append(layer, source)
           }
         }
-        layers.append(.container(container))
-        layers += others
-      case .glassAttributes(let attributes, let inner):
-        var content: [Layer] = []
-        try emit(inner, into: &content)
-        Self.applyToFirstGlass(attributes, in: &content)
-        layers += content
+        out.append(.container(container), LayerSource(path: path, glass: glassSources))
+        out.append(others)
+      case .glassAttributes(let attributes, _):
+        var content = content
+        Self.applyToFirstGlass(attributes, in: &content.layers)
+        out.append(content)
       }
     }
 

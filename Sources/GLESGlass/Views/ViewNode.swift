@@ -31,6 +31,22 @@ public struct ViewNode: Hashable, Sendable {
   /// `overlay` and `background` each count one level): deeper trees are refused
   /// with the path where they pass it.
   public static let maximumDepth = 64
+
+  /// The deepest layout a view tree may have, in levels: each view is a level
+  /// and each of its modifiers one more, since every modifier is a view that
+  /// wraps the ones written before it and layout recurses through each (a view
+  /// inside a container, a button's label or an overlay's content starts below
+  /// all of its parent's modifiers; a text field is three levels). Deeper trees
+  /// are refused, with the path of the view where they pass it, before anything
+  /// is laid out: the limit keeps layout's recursion well inside a thread's
+  /// stack (`LayoutDepthTests` lays the deepest tree out on a 512 KiB stack).
+  public static let maximumLayoutDepth = 1_000
+
+  /// What is wrong with a tree whose layout is `levels` levels deep, and the fix.
+  static func layoutDepthProblem(_ levels: Int) -> String {
+    "the view tree's layout is \(levels) levels deep here (each view and each of its modifiers is a level), over "
+      + "the \(maximumLayoutDepth) it may have; use fewer modifiers or a flatter tree"
+  }
 }
 
 /// What a view draws or contains, before its modifiers.
@@ -92,7 +108,7 @@ public struct TextFields: OptionSet, Hashable, Sendable {
 
 /// An image file shown as a view.
 public struct ImageSource: Hashable, Sendable {
-  /// PNG path, relative to the scene file.
+  /// Image path (PNG, JPEG or WebP), relative to the scene file.
   public var path: String
   /// Pixels per point of the image: its size in points is its pixels divided by this.
   public var scale: Double

@@ -14,6 +14,9 @@ public final class CPUBackend: @unchecked Sendable {
   /// conversion (sRGB to premultiplied binary16 linear, widened to Float) was a
   /// quarter of a warm Landmarks render. An entry holds its image, so the storage
   /// it is known by cannot be freed and reused by another image while it is kept.
+  /// A source is kept on probation until a later render imports it again
+  /// (`CacheAdmission.sources`): a batch whose every job has an image of its own
+  /// cycles through the probation's quarter of the budget and no more.
   private let kept: LRUCache<SourceIdentity, KeptSource>
 
   /// An image's pixel storage and the descriptor it is converted to.
@@ -34,7 +37,7 @@ public final class CPUBackend: @unchecked Sendable {
   public init(threads: Int? = nil, keptSourceBytes: Int = CacheBudgets().textureBytes) {
     precondition(threads.map { $0 >= 1 } ?? true, "a CPU backend needs at least one thread")
     self.threads = threads
-    kept = LRUCache("textures", budgetBytes: keptSourceBytes)
+    kept = LRUCache("textures", budgetBytes: keptSourceBytes, admission: .sources(budgetBytes: keptSourceBytes))
   }
 
   /// A reader of the kept sources' stats (`RenderCaches.stats`, as "textures").
@@ -141,8 +144,9 @@ extension CPUBackend: RenderBackend {
     // Nothing is converted here: the CPU backend has no upload. A linear source
     // is converted at its first read, inside the render phase: the rects a kept
     // source has not converted yet, or all of a new one, into storage kept for
-    // later renders when it fits a quarter of the budget, else pooled storage
-    // (a new 30 MB buffer costs more in page faults than the conversion itself).
+    // later renders when it fits the probation (a quarter of the budget), else
+    // pooled storage (a new 30 MB buffer costs more in page faults than the
+    // conversion itself).
     guard descriptor.format == .linearHalf else { return CPUImage(wrapping: source.image, descriptor: descriptor) }
     guard source.image.size.pixelCount > 0 else {
       let image = pool.acquire(descriptor) { CPUImage(descriptor, allocate: false) }
@@ -163,7 +167,7 @@ extension CPUBackend: RenderBackend {
     let bytes =
       descriptor.size.pixelCount * MemoryLayout<SIMD4<Float>>.stride
       + source.image.size.pixelCount * 4 * source.image.depth.rawValue / 8
-    guard bytes <= kept.budgetBytes / 4 else {
+    guard bytes + LRUCache<SourceIdentity, KeptSource>.entryOverhead <= kept.firstUseBytes else {
       let image = pool.acquire(descriptor) { CPUImage(descriptor, allocate: false) }
       image.pending = source
       return image

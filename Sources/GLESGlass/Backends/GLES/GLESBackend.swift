@@ -81,7 +81,8 @@ public final class GLESBackend: @unchecked Sendable {
   init(keptTextureBytes: Int = CacheBudgets().textureBytes, poisoningNewTextures: Bool) throws {
     let connection = try EGLDisplayConnection.acquire()
     let worker = GLWorker(name: "glass-gpu GL")
-    let kept = LRUCache<GLESState.SourceIdentity, GLESState.KeptSource>("textures", budgetBytes: keptTextureBytes)
+    let kept = LRUCache<GLESState.SourceIdentity, GLESState.KeptSource>(
+      "textures", budgetBytes: keptTextureBytes, admission: .sources(budgetBytes: keptTextureBytes))
     keptSources = kept
     do {
       let state = try worker.sync { try GLESState(connection: connection, kept: kept) }
