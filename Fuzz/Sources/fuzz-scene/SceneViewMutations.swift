@@ -81,7 +81,8 @@ extension SceneMutator {
     case "button": return .object([("type", .string(kind)), ("title", .string(pick(Self.texts) ?? "Go"))])
     case "textField": return .object([("type", .string(kind)), ("placeholder", .string("Name"))])
     case "image": return .object([("type", .string(kind)), ("systemName", .string("star.fill"))])
-    case "color": return .object([("type", .string(kind)), ("color", .string(pick(["red", "blue", "#0008"]) ?? "red"))])
+    case "color":
+      return .object([("type", .string(kind)), ("color", .string(pick(["red", "blue", "#0008"]) ?? "red"))])
     case "roundedRectangle": return .object([("type", .string(kind)), ("cornerRadius", .number(12))])
     case "spacer":
       return Bool.random(using: &rng)
