@@ -37,7 +37,7 @@ struct Batch: ParsableCommand {
   @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
   var backend: BackendChoice = .auto
 
-  @Option(help: "Threads that prepare and that encode jobs (default: the cores).")
+  @Option(parsing: .unconditional, help: "Threads that prepare and that encode jobs (default: the cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
   @Option(
@@ -63,10 +63,13 @@ struct Batch: ParsableCommand {
   @Flag(help: "No progress line and no summary (errors are still printed).")
   var quiet = false
 
-  @Option(help: ArgumentHelp("Pixels per point for every job, unless its manifest line says.", valueName: "1|2|3"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Pixels per point for every job, unless its manifest line says.", valueName: "1|2|3"))
   var scale: Int?
 
-  @Option(help: ArgumentHelp("Bits per channel, unless a manifest line says.", valueName: "8|16"))
+  @Option(
+    parsing: .unconditional, help: ArgumentHelp("Bits per channel, unless a manifest line says.", valueName: "8|16"))
   var depth: Int = 8
 
   @Option(
@@ -77,14 +80,16 @@ struct Batch: ParsableCommand {
 
   @OptionGroup var encoding: EncodingOptions
 
-  @Option(help: "A job whose images or canvas are over this many pixels fails.")
+  @Option(parsing: .unconditional, help: "A job whose images or canvas are over this many pixels fails.")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp("Keep at most this many MiB of decoded and fitted images for later jobs.", valueName: "MiB"))
   var imageCache: Int = 256
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Keep at most this many MiB of glyphs and text masks for later jobs (a quarter for glyphs).", valueName: "MiB"))
   var textCache: Int = CacheBudgets().textBytes >> 20

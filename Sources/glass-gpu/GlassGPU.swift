@@ -70,12 +70,14 @@ extension ImageEncoding.Format: ExpressibleByArgument {}
 /// WebP. The format is each command's `--format`, else the output's extension.
 struct EncodingOptions: ParsableArguments {
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "PNG compression: 0 (stored), 1 (glass-gpu's fast encoder, the default), 2 to 12 (libdeflate's levels, "
         + "smaller and slower).", valueName: "0-12"))
   var compression: Int = PNGCodec.defaultCompression
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp("JPEG and WebP quality: 1 (smallest) to 100 (best).", valueName: "1-100"))
   var quality: Int = ImageEncoding.defaultQuality
 
@@ -117,10 +119,10 @@ func checkMaxPixels(_ maxPixels: Int) throws {
 /// `--max-diff` (0 or more) and `--max-share` (a percentage).
 func checkLimits(maxDiff: Double?, maxShare: Double?) throws {
   if let maxDiff, !(maxDiff >= 0) || !maxDiff.isFinite {
-    throw ValidationError("--max-diff is \(maxDiff); give 0 or more (in 1/255 steps)")
+    throw ValidationError("--max-diff is \(ParameterSpec.format(maxDiff)); give 0 or more (in 1/255 steps)")
   }
   if let maxShare, !(0...100).contains(maxShare) {
-    throw ValidationError("--max-share is \(maxShare); give a percentage from 0 to 100")
+    throw ValidationError("--max-share is \(ParameterSpec.format(maxShare)); give a percentage from 0 to 100")
   }
 }
 
@@ -224,10 +226,11 @@ struct Extend: ParsableCommand {
   @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
   var backend: BackendChoice = .auto
 
-  @Option(help: ArgumentHelp("Bits per channel of the output: 8 or 16.", valueName: "8|16"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Bits per channel of the output: 8 or 16.", valueName: "8|16"))
   var depth: Int = 8
 
-  @Option(help: "Refuse images and canvases over this many pixels (checked from the image header).")
+  @Option(
+    parsing: .unconditional, help: "Refuse images and canvases over this many pixels (checked from the image header).")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
   @Option(help: formatHelp)
@@ -298,10 +301,12 @@ struct Compare: ParsableCommand {
   @Option(help: "Write a picture of the differences here (\(ImageComparison.differenceImageDescription)).")
   var diff: String?
 
-  @Option(help: ArgumentHelp("Fail when any channel differs by more than N/255.", valueName: "N"))
+  @Option(
+    parsing: .unconditional, help: ArgumentHelp("Fail when any channel differs by more than N/255.", valueName: "N"))
   var maxDiff: Double?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp("Fail when more than this percentage of pixels differ by more than 1/255.", valueName: "percent")
   )
   var maxShare: Double?
@@ -309,7 +314,7 @@ struct Compare: ParsableCommand {
   @Flag(help: "Print one JSON object instead of text.")
   var json = false
 
-  @Option(help: "Refuse images over this many pixels (checked from the image header).")
+  @Option(parsing: .unconditional, help: "Refuse images over this many pixels (checked from the image header).")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
   func validate() throws {

@@ -96,10 +96,13 @@ struct Goldens: ParsableCommand {
       valueName: "mode"))
   var record: GoldenRecordMode = .never
 
-  @Option(help: ArgumentHelp("Fail when any channel differs by more than N/255 (default 0: exact).", valueName: "N"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Fail when any channel differs by more than N/255 (default 0: exact).", valueName: "N"))
   var maxDiff: Double = 0
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp("Fail when more than this percentage of pixels differ by more than 1/255.", valueName: "percent")
   )
   var maxShare: Double?
@@ -117,6 +120,7 @@ struct Goldens: ParsableCommand {
   var mask: [String] = []
 
   @Option(
+    parsing: .unconditionalSingleValue,
     help: ArgumentHelp(
       "Leave out the pixels of this rectangle, x,y,width,height in points. Repeat for more.", valueName: "x,y,w,h"))
   var maskRect: [String] = []
@@ -124,16 +128,20 @@ struct Goldens: ParsableCommand {
   @Option(help: "cpu (the default: exact everywhere), gpu (OpenGL ES; fails without one), or auto.")
   var backend: BackendChoice = .cpu
 
-  @Option(help: ArgumentHelp("Pixels per point for every scene, unless its manifest line says.", valueName: "1|2|3"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Pixels per point for every scene, unless its manifest line says.", valueName: "1|2|3"))
   var scale: Int?
 
-  @Option(help: "Threads that prepare and that encode jobs (default: the cores).")
+  @Option(parsing: .unconditional, help: "Threads that prepare and that encode jobs (default: the cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-  @Option(help: "Worker threads of the CPU backend (default: the cores); its output is the same whatever the count.")
+  @Option(
+    parsing: .unconditional,
+    help: "Worker threads of the CPU backend (default: the cores); its output is the same whatever the count.")
   var cpuThreads: Int?
 
-  @Option(help: "A scene whose images or canvas are over this many pixels fails.")
+  @Option(parsing: .unconditional, help: "A scene whose images or canvas are over this many pixels fails.")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
   @Option(
@@ -179,10 +187,7 @@ struct Goldens: ParsableCommand {
       throw ValidationError("--manifest - (standard input) is not read here; name a manifest file")
     }
     guard !references.isEmpty else { throw ValidationError("--references is empty; name the folder of reference PNGs") }
-    guard maxDiff >= 0 else { throw ValidationError("--max-diff is \(maxDiff); give 0 or more (in 1/255 steps)") }
-    if let maxShare, !(0...100).contains(maxShare) {
-      throw ValidationError("--max-share is \(maxShare); give a percentage from 0 to 100")
-    }
+    try checkLimits(maxDiff: maxDiff, maxShare: maxShare)
     if let scale, ![1, 2, 3].contains(scale) { throw ValidationError("--scale is \(scale); give 1, 2 or 3") }
     guard (1...256).contains(jobs) else { throw ValidationError("--jobs is \(jobs); give 1 to 256") }
     if let cpuThreads, !(1...256).contains(cpuThreads) {
