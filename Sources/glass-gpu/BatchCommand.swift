@@ -101,8 +101,11 @@ struct Batch: ParsableCommand {
         + "a job writing NAME.png writes NAME.VARIANT.png for each.", valueName: "variants"))
   var environments: String?
 
+  @Option(help: environmentsFileHelp)
+  var environmentsFile: String?
+
   func validate() throws {
-    _ = try variants(environments)
+    _ = try variants(environments, file: environmentsFile)
     guard !inputs.isEmpty || !manifest.isEmpty else {
       throw ValidationError("name scene files or folders, or a manifest with --manifest FILE (- for standard input)")
     }
@@ -182,16 +185,19 @@ struct Batch: ParsableCommand {
         total = count.map { fileJobs.count + $0 }
       }
     }
-    let matrix = try variants(environments)
+    let matrix = try variants(environments, file: environmentsFile)
     if !matrix.isEmpty { total = total.map { $0 * matrix.count } }
     if let shard = options.shard, let all = total { total = shard.jobs(of: all) }
-    // The files of the run that no job may write over: the manifest and the report.
+    // The files of the run that no job may write over: the manifest, the
+    // environments file and the report.
     let namedManifest = manifest.first.flatMap { $0 == "-" ? nil : $0 }
-    options.protectedFiles = (namedManifest.map { [$0] } ?? []) + (reportPath.map { [$0] } ?? [])
+    let listFiles = environmentsFile.map { [$0] } ?? []
+    options.protectedFiles = (namedManifest.map { [$0] } ?? []) + listFiles + (reportPath.map { [$0] } ?? [])
     var reportFile: ReportFile?
     try reportingErrors {
       reportFile = try reportPath.map {
-        try ReportFile(path: $0, inputs: (namedManifest.map { [$0] } ?? []) + fileJobs.compactMap(\.scenePath))
+        try ReportFile(
+          path: $0, inputs: (namedManifest.map { [$0] } ?? []) + listFiles + fileJobs.compactMap(\.scenePath))
       }
     }
 

@@ -165,17 +165,6 @@ func checkEnvironment(_ settings: String?) throws {
   }
 }
 
-/// The variants `--environments` names (nil: none, each scene once as it is);
-/// errors name the option.
-func variants(_ environments: String?) throws -> [EnvironmentVariant] {
-  guard let environments else { return [] }
-  do {
-    return try EnvironmentVariant.list(environments)
-  } catch let error as GlassError {
-    throw ValidationError("--environments: \(error.message)")
-  }
-}
-
 /// The help of `--environment`.
 let environmentHelp = ArgumentHelp(
   "Render in this environment, over the scene's own: comma-separated settings such as "
