@@ -220,7 +220,7 @@ struct Batch: ParsableCommand {
         }
         if result.status == .failed, let error = result.error {
           progress.clearLine()
-          report(error.description)
+          report(error.commandLineDescription)
         }
         progress.ended(result)
       }
@@ -312,7 +312,10 @@ final class ReportFile {
           + "scene is unchanged; name another report file"
       }
     }
-    return write(result.reportLine + "\n", append)
+    // The error as the command line words it (its hint's flag).
+    var worded = result
+    worded.error = result.error.map { $0.rephrased($0.commandLineMessage) }
+    return write(worded.reportLine + "\n", append)
   }
 
   /// Writes `text`; returns the message to print when this write failed (once).

@@ -100,7 +100,7 @@ struct EncodingOptions: ParsableArguments {
       let resolved = try encoding(format).format(forPath: output)
       try ImageEncoding.check(resolved, depth: depth == 16 ? .sixteen : .eight, path: output)
     } catch let error as GlassError {
-      throw ValidationError(error.message)
+      throw ValidationError(error.commandLineMessage)
     }
   }
 }
@@ -136,7 +136,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
   do {
     try body()
   } catch let error as GlassError {
-    report(error.description)
+    report(error.commandLineDescription)
     throw ExitCode(1)
   }
 }
@@ -247,10 +247,14 @@ struct Extend: ParsableCommand {
   }
 
   func validate() throws {
-    do {
-      try effect.validate()
-    } catch let error as GlassError {
-      throw ValidationError(error.message)
+    // Each parameter's option is named as its spec is (`--sigma`).
+    let values =
+      [("leading", Double(leading)), ("trailing", Double(trailing)), ("top", Double(top))]
+      + [("bottom", Double(bottom)), ("sigma", sigma)]
+    for (name, value) in values {
+      if let problem = BackgroundExtensionEffect.spec(name).problem(with: value) {
+        throw ValidationError("--\(name) \(problem)")
+      }
     }
     try checkDepth(depth)
     try checkMaxPixels(maxPixels)
@@ -345,8 +349,10 @@ struct Compare: ParsableCommand {
           "max difference \(String(format: "%.3g", result.maxDifference))/255\(at), "
             + "\(result.pixelsOverOne) pixels (\(String(format: "%.4f", share)) %) over 1/255, PSNR \(psnr) dB")
       }
-      let violations = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare).violations(result)
-      if !violations.isEmpty { throw GlassError(.imagesDiffer, violations.joined(separator: "; ")) }
+      let violations = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare).exceeded(by: result)
+      if !violations.isEmpty {
+        throw GlassError(.imagesDiffer, violations.map(\.commandLine).joined(separator: "; "))
+      }
     }
   }
 }
@@ -367,12 +373,12 @@ struct Info: ParsableCommand {
       backend.close()
     } catch let error as GlassError {
       if json {
-        let payload = ["available": false, "error": error.description] as [String: Any]
+        let payload = ["available": false, "error": error.commandLineDescription] as [String: Any]
         let data = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
       } else {
         print("GPU backend: unavailable")
-        print("  \(error.description)")
+        print("  \(error.commandLineDescription)")
         print("The CPU backend (--backend cpu) works without one.")
       }
       throw ExitCode(1)

@@ -356,9 +356,9 @@ struct Goldens: ParsableCommand {
     let result = check.run(entries.joined()) { item in
       switch item.status {
       case .passed: if !quiet { print("pass    \(item.name)") }
-      case .recorded: if !quiet { print("record  \(item.name): \(item.message ?? "")") }
-      case .failed: print("FAIL    \(item.name): \(item.message ?? "")")
-      case .error: print("ERROR   \(item.name): \(item.message ?? "")")
+      case .recorded: if !quiet { print("record  \(item.name): \(item.commandLineMessage ?? "")") }
+      case .failed: print("FAIL    \(item.name): \(item.commandLineMessage ?? "")")
+      case .error: print("ERROR   \(item.name): \(item.commandLineMessage ?? "")")
       }
     }
     check.batch.renderer.close()
@@ -379,10 +379,10 @@ struct Goldens: ParsableCommand {
     if let folder = htmlReport {
       do {
         try GoldenHTMLReport.write(
-          result, to: folder, context: try reportContext(matrix: matrix, comparison: comparison))
+          result.commandLineWorded, to: folder, context: try reportContext(matrix: matrix, comparison: comparison))
         page = (folder as NSString).appendingPathComponent("index.html")
       } catch let error as GlassError {
-        glassReport(error.description)
+        glassReport(error.commandLineDescription)
       }
     }
     try reportingErrors {
@@ -390,7 +390,7 @@ struct Goldens: ParsableCommand {
         try report.checkDistinct(
           from: inputFiles + result.cases.flatMap { [$0.scene, $0.reference].compactMap { $0 } },
           naming: "the JUnit report")
-        try report.write(encoded: Array(result.junitXML(htmlReport: page).utf8))
+        try report.write(encoded: Array(result.commandLineWorded.junitXML(htmlReport: page).utf8))
       }
     }
     var pruned = ""
@@ -416,7 +416,7 @@ struct Goldens: ParsableCommand {
         }
         pruned = "; \(stale.count) stale reference\(stale.count == 1 ? "" : "s")\(remove ? " removed" : "")"
       } catch let error as GlassError {
-        glassReport("--prune: \(error.description)")
+        glassReport("--prune: \(error.commandLineDescription)")
         pruned = removed == 0 ? "; nothing pruned" : "; \(removed) stale references removed, then pruning failed"
         pruneFailed = true
       }
@@ -475,12 +475,12 @@ struct Goldens: ParsableCommand {
 
   /// Prints `error`, writes it to the JUnit report as the one case, and exits 1.
   private func endBeforeChecking(_ error: GlassError, report: PNGCodec.OutputFile?) throws -> Never {
-    glassReport(error.description)
+    glassReport(error.commandLineDescription)
     if let report {
       do {
-        try report.write(encoded: Array(GoldenReport.setupFailure(error).junitXML().utf8))
+        try report.write(encoded: Array(GoldenReport.setupFailure(error).commandLineWorded.junitXML().utf8))
       } catch let failure as GlassError {
-        glassReport(failure.description)
+        glassReport(failure.commandLineDescription)
       }
     }
     throw ExitCode(1)

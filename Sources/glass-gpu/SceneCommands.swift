@@ -335,9 +335,9 @@ struct Parity: ParsableCommand {
         "\(options.scene): gpu vs cpu: max difference \(String(format: "%.3g", result.maxDifference))/255\(at), "
           + "\(result.pixelsOverOne) pixels (\(String(format: "%.4f", share)) %) over 1/255")
       // Each limit it exceeds, named: the largest difference, the share over 1/255.
-      let violations = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare).violations(result)
+      let violations = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare).exceeded(by: result)
       if !violations.isEmpty {
-        throw GlassError(.imagesDiffer, "GPU and CPU differ: \(violations.joined(separator: "; "))")
+        throw GlassError(.imagesDiffer, "GPU and CPU differ: \(violations.map(\.commandLine).joined(separator: "; "))")
       }
     }
   }

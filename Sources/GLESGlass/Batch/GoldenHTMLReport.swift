@@ -128,7 +128,7 @@ public enum GoldenHTMLReport {
     var info = stat()
     if stat(folder, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR {
       throw GlassError(
-        .invalidParameter, "--report \(folder) is a file, not a folder; name a folder for the report")
+        .invalidParameter, "the report folder \(folder) is a file, not a folder; name a folder for the report")
     }
     let plans = report.cases.enumerated().map { CasePlan($1, index: $0) }
     let names = [pageName] + plans.flatMap(\.files)
