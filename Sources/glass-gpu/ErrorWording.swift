@@ -45,10 +45,15 @@ extension ImageComparison.Limits.Violation {
 }
 
 extension GoldenCase {
-  /// The case's message with the flag of its hint (its error's, for an error).
+  /// The case's message with the flag of its hint (its error's, for an error),
+  /// and each limit it exceeded named by its flag (`over --max-diff 2`).
   var commandLineMessage: String? {
     if let error, message == error.description { return error.commandLineDescription }
-    return message.map { withFlag($0, hint) }
+    guard var text = message else { return nil }
+    for violation in violations {
+      text = text.replacingOccurrences(of: violation.description, with: violation.commandLine)
+    }
+    return withFlag(text, hint)
   }
 }
 

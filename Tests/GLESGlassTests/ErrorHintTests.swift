@@ -163,7 +163,7 @@ struct ErrorHintTests {
     let differs = try runCLI(["goldens", "s.json", "--references", "refs"], in: root)
     #expect(differs.status == 1, "\(differs.stdout) \(differs.stderr)")
     #expect(
-      differs.stdout.contains("over the limit of 0/255")
+      differs.stdout.contains("at (0, 0), over --max-diff 0 (")
         && differs.stdout.contains("if the change is meant, record the reference anew (--record failed)"),
       "\(differs.stdout)")
     // A blur that needs too much memory names --sigma.

@@ -91,6 +91,8 @@ public struct GoldenCase: Sendable {
   public var difference: String?
   /// The comparison with the reference, when one was made.
   public var comparison: ImageComparison?
+  /// The limits the comparison exceeded, as the message says them.
+  public var violations: [ImageComparison.Limits.Violation] = []
   /// Pixels the comparison left out (masked, or explained by a sub-pixel shift).
   public var ignoredPixels = 0
   /// The rectangles the comparison's masks left out, in the image's pixels.
@@ -371,7 +373,8 @@ public final class GoldenCheck: @unchecked Sendable {
         image, expected, masked: masked, antiAliasing: options.comparison.antiAliasing, ignored: &ignored)
     item.comparison = comparison
     item.ignoredPixels = ignored
-    let violations = options.limits.violations(comparison)
+    item.violations = options.limits.exceeded(by: comparison)
+    let violations = item.violations.map(\.description)
     guard !violations.isEmpty else {
       item.status = .passed
       if options.keepRenders { item.actual = actual } else { _ = unlink(actual) }
