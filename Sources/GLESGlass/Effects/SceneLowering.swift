@@ -104,11 +104,13 @@ struct SceneLowering {
       let frame = pixelFrame(l.frame)
       let (pixels, overflow) = frame.width.multipliedReportingOverflow(by: frame.height)
       guard overflow || pixels > maxPixels else { continue }
+      let raisable = !overflow && pixels <= PNGCodec.maximumMaxPixels
       throw GlassError(
         .imageTooLarge,
         "an extended image is fitted to its whole frame, \(frame.size) pixels, over the limit "
-          + "of \(maxPixels); make the frame smaller or raise --max-pixels",
-        at: GlassError.Location(jsonPath: "layers[\(index)].frame"))
+          + "of \(maxPixels); make the frame smaller\(raisable ? " or raise the pixel limit" : "")",
+        at: GlassError.Location(jsonPath: "layers[\(index)].frame"),
+        hint: raisable ? .raiseMaxPixels(needed: pixels) : nil)
     }
   }
 
