@@ -219,7 +219,9 @@ public final class Renderer: @unchecked Sendable {
     switch backend {
     case .gles(let gles):
       if let problem = Self.textureLimitProblem(compiled, limit: gles.info.maxTextureSize) {
-        guard let cpuFallback else { throw GlassError(.imageTooLarge, "\(problem); use --backend cpu") }
+        guard let cpuFallback else {
+          throw GlassError(.imageTooLarge, "\(problem); render on the CPU backend", hint: .useCPUBackend)
+        }
         return try SubmittedRender(compiled, on: cpuFallback, fallbackReason: problem)
       }
       return try SubmittedRender(compiled, on: gles, fallbackReason: nil)
@@ -332,7 +334,8 @@ public final class Renderer: @unchecked Sendable {
     throw GlassError(
       .imageTooLarge,
       "a blur of sigma \(ParameterSpec.format(effect.parameters.sigmaPixels)) px around a \(canvas) canvas needs "
-        + "\(bytes >> 20) MiB of intermediate images, over \(maxWorkingBytes >> 20) MiB; lower --sigma")
+        + "\(bytes >> 20) MiB of intermediate images, over \(maxWorkingBytes >> 20) MiB; lower the sigma",
+      hint: .lowerSigma)
   }
 
   /// Why a compiled graph does not fit the GPU's largest texture, or nil.

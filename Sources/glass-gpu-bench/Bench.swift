@@ -11,7 +11,7 @@ struct Bench: ParsableCommand {
     subcommands: [
       ExtendBench.self, ProcessBench.self, SceneBench.self, GlassScalingBench.self, HostileBench.self, BatchBench.self,
       EncodeBench.self, FluidBench.self, TextBench.self, LayoutBench.self, GroupingBench.self,
-      FolderBench.self, ContactSheet.self,
+      FolderBench.self, OptionsBench.self, ContactSheet.self,
       Generate.self, GenerateIcons.self,
     ],
     defaultSubcommand: ExtendBench.self)

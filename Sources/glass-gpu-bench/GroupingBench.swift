@@ -17,10 +17,11 @@ struct GroupingBench: ParsableCommand {
       --pairwise-limit shapes (its time grows with the square of the count).
 
       End to end: glass-gpu validate (the binary beside this one, or --glass-gpu,
-      say an older build) on a glass container of overlapping shapes, the same as
-      glass views in a GlassEffectContainer, and both again with the shapes set
-      apart;
-      each run is its own process, killed after --timeout seconds. CPU seconds are
+      say an older build) on overlapping glass layers outside any container (each
+      estimates the backdrop under it, every layer below included: n² work with a
+      small constant, refused past the memory limit), a glass container of
+      overlapping shapes, the same as glass views in a GlassEffectContainer, and
+      both again with the shapes set apart; each run is its own process, killed after --timeout seconds. CPU seconds are
       the child's user plus system time.
 
       Example:
@@ -170,7 +171,13 @@ struct GroupingBench: ParsableCommand {
     func scene(_ width: Int, _ height: Int, _ rest: String) -> String {
       #"{"version": 1, "size": {"width": \#(width), "height": \#(height)}, "scale": 1, \#(rest)}"#
     }
+    // Glass layers, not in a container: each decides its look over an estimate of
+    // what lies under it, every layer below included.
+    let layers = (0..<n).map { i in
+      #"{"type": "glass", "frame": {"x": \#(100 + i % 7), "y": \#(80 + i % 5), "width": 40, "height": 40}}"#
+    }
     return [
+      ("layers, overlapping", scene(300, 200, #""layers": [\#(layers.joined(separator: ","))]"#)),
       (
         "container, overlapping",
         scene(

@@ -38,7 +38,7 @@ struct Animate: ParsableCommand {
     help: "The folder of frames (--format png, jpeg or webp) or the animated PNG file (apng).")
   var output: String?
 
-  @Option(help: "Frames per second.")
+  @Option(parsing: .unconditional, help: "Frames per second.")
   var fps: Double = 60
 
   @Option(
@@ -50,7 +50,7 @@ struct Animate: ParsableCommand {
   @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
   var backend: BackendChoice = .auto
 
-  @Option(help: "Worker threads for encoding frames.")
+  @Option(parsing: .unconditional, help: "Worker threads for encoding frames.")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
   @OptionGroup var encoding: EncodingOptions
@@ -58,7 +58,9 @@ struct Animate: ParsableCommand {
   @Flag(help: "Play the transition back again to the first state: a loop for a preview.")
   var roundTrip = false
 
-  @Option(help: "Seconds to hold each end state (the first state, the second, and the first again with --round-trip).")
+  @Option(
+    parsing: .unconditional,
+    help: "Seconds to hold each end state (the first state, the second, and the first again with --round-trip).")
   var hold: Double = 0
 
   @Flag(help: "Print nothing but errors.")

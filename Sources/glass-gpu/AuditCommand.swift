@@ -30,11 +30,14 @@ struct Audit: ParsableCommand {
       "Audit in each of these environments (variants as goldens --environments takes them).", valueName: "variants"))
   var environments: String?
 
+  @Option(help: environmentsFileHelp)
+  var environmentsFile: String?
+
   @Flag(help: "Print only the texts below their ratio and the summary.")
   var quiet = false
 
   func validate() throws {
-    _ = try variants(environments)
+    _ = try variants(environments, file: environmentsFile)
   }
 
   func run() throws {
@@ -43,7 +46,7 @@ struct Audit: ParsableCommand {
       let (file, images) = try options.load()
       let renderer = try Renderer(backend: backend)
       defer { renderer.close() }
-      let matrix = try variants(environments)
+      let matrix = try variants(environments, file: environmentsFile)
       let cells: [(name: String?, scene: GLESGlass.Scene)] =
         matrix.isEmpty
         ? [(nil, file.scene)]

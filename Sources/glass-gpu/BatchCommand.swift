@@ -37,7 +37,7 @@ struct Batch: ParsableCommand {
   @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
   var backend: BackendChoice = .auto
 
-  @Option(help: "Threads that prepare and that encode jobs (default: the cores).")
+  @Option(parsing: .unconditional, help: "Threads that prepare and that encode jobs (default: the cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
   @Option(
@@ -63,10 +63,13 @@ struct Batch: ParsableCommand {
   @Flag(help: "No progress line and no summary (errors are still printed).")
   var quiet = false
 
-  @Option(help: ArgumentHelp("Pixels per point for every job, unless its manifest line says.", valueName: "1|2|3"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Pixels per point for every job, unless its manifest line says.", valueName: "1|2|3"))
   var scale: Int?
 
-  @Option(help: ArgumentHelp("Bits per channel, unless a manifest line says.", valueName: "8|16"))
+  @Option(
+    parsing: .unconditional, help: ArgumentHelp("Bits per channel, unless a manifest line says.", valueName: "8|16"))
   var depth: Int = 8
 
   @Option(
@@ -77,14 +80,16 @@ struct Batch: ParsableCommand {
 
   @OptionGroup var encoding: EncodingOptions
 
-  @Option(help: "A job whose images or canvas are over this many pixels fails.")
+  @Option(parsing: .unconditional, help: "A job whose images or canvas are over this many pixels fails.")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp("Keep at most this many MiB of decoded and fitted images for later jobs.", valueName: "MiB"))
   var imageCache: Int = 256
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Keep at most this many MiB of glyphs and text masks for later jobs (a quarter for glyphs).", valueName: "MiB"))
   var textCache: Int = CacheBudgets().textBytes >> 20
@@ -96,8 +101,11 @@ struct Batch: ParsableCommand {
         + "a job writing NAME.png writes NAME.VARIANT.png for each.", valueName: "variants"))
   var environments: String?
 
+  @Option(help: environmentsFileHelp)
+  var environmentsFile: String?
+
   func validate() throws {
-    _ = try variants(environments)
+    _ = try variants(environments, file: environmentsFile)
     guard !inputs.isEmpty || !manifest.isEmpty else {
       throw ValidationError("name scene files or folders, or a manifest with --manifest FILE (- for standard input)")
     }
@@ -177,16 +185,19 @@ struct Batch: ParsableCommand {
         total = count.map { fileJobs.count + $0 }
       }
     }
-    let matrix = try variants(environments)
+    let matrix = try variants(environments, file: environmentsFile)
     if !matrix.isEmpty { total = total.map { $0 * matrix.count } }
     if let shard = options.shard, let all = total { total = shard.jobs(of: all) }
-    // The files of the run that no job may write over: the manifest and the report.
+    // The files of the run that no job may write over: the manifest, the
+    // environments file and the report.
     let namedManifest = manifest.first.flatMap { $0 == "-" ? nil : $0 }
-    options.protectedFiles = (namedManifest.map { [$0] } ?? []) + (reportPath.map { [$0] } ?? [])
+    let listFiles = environmentsFile.map { [$0] } ?? []
+    options.protectedFiles = (namedManifest.map { [$0] } ?? []) + listFiles + (reportPath.map { [$0] } ?? [])
     var reportFile: ReportFile?
     try reportingErrors {
       reportFile = try reportPath.map {
-        try ReportFile(path: $0, inputs: (namedManifest.map { [$0] } ?? []) + fileJobs.compactMap(\.scenePath))
+        try ReportFile(
+          path: $0, inputs: (namedManifest.map { [$0] } ?? []) + listFiles + fileJobs.compactMap(\.scenePath))
       }
     }
 
@@ -209,7 +220,7 @@ struct Batch: ParsableCommand {
         }
         if result.status == .failed, let error = result.error {
           progress.clearLine()
-          report(error.description)
+          report(error.commandLineDescription)
         }
         progress.ended(result)
       }
@@ -301,7 +312,10 @@ final class ReportFile {
           + "scene is unchanged; name another report file"
       }
     }
-    return write(result.reportLine + "\n", append)
+    // The error as the command line words it (its hint's flag).
+    var worded = result
+    worded.error = result.error.map { $0.rephrased($0.commandLineMessage) }
+    return write(worded.reportLine + "\n", append)
   }
 
   /// Writes `text`; returns the message to print when this write failed (once).

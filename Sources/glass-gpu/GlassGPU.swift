@@ -71,12 +71,14 @@ extension ImageEncoding.Format: ExpressibleByArgument {}
 /// WebP. The format is each command's `--format`, else the output's extension.
 struct EncodingOptions: ParsableArguments {
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "PNG compression: 0 (stored), 1 (glass-gpu's fast encoder, the default), 2 to 12 (libdeflate's levels, "
         + "smaller and slower).", valueName: "0-12"))
   var compression: Int = PNGCodec.defaultCompression
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp("JPEG and WebP quality: 1 (smallest) to 100 (best).", valueName: "1-100"))
   var quality: Int = ImageEncoding.defaultQuality
 
@@ -99,7 +101,7 @@ struct EncodingOptions: ParsableArguments {
       let resolved = try encoding(format).format(forPath: output)
       try ImageEncoding.check(resolved, depth: depth == 16 ? .sixteen : .eight, path: output)
     } catch let error as GlassError {
-      throw ValidationError(error.message)
+      throw ValidationError(error.commandLineMessage)
     }
   }
 }
@@ -118,10 +120,10 @@ func checkMaxPixels(_ maxPixels: Int) throws {
 /// `--max-diff` (0 or more) and `--max-share` (a percentage).
 func checkLimits(maxDiff: Double?, maxShare: Double?) throws {
   if let maxDiff, !(maxDiff >= 0) || !maxDiff.isFinite {
-    throw ValidationError("--max-diff is \(maxDiff); give 0 or more (in 1/255 steps)")
+    throw ValidationError("--max-diff is \(ParameterSpec.format(maxDiff)); give 0 or more (in 1/255 steps)")
   }
   if let maxShare, !(0...100).contains(maxShare) {
-    throw ValidationError("--max-share is \(maxShare); give a percentage from 0 to 100")
+    throw ValidationError("--max-share is \(ParameterSpec.format(maxShare)); give a percentage from 0 to 100")
   }
 }
 
@@ -135,7 +137,7 @@ func reportingErrors(_ body: () throws -> Void) throws {
   do {
     try body()
   } catch let error as GlassError {
-    report(error.description)
+    report(error.commandLineDescription)
     throw ExitCode(1)
   }
 }
@@ -225,10 +227,11 @@ struct Extend: ParsableCommand {
   @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
   var backend: BackendChoice = .auto
 
-  @Option(help: ArgumentHelp("Bits per channel of the output: 8 or 16.", valueName: "8|16"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Bits per channel of the output: 8 or 16.", valueName: "8|16"))
   var depth: Int = 8
 
-  @Option(help: "Refuse images and canvases over this many pixels (checked from the image header).")
+  @Option(
+    parsing: .unconditional, help: "Refuse images and canvases over this many pixels (checked from the image header).")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
   @Option(help: formatHelp)
@@ -245,10 +248,14 @@ struct Extend: ParsableCommand {
   }
 
   func validate() throws {
-    do {
-      try effect.validate()
-    } catch let error as GlassError {
-      throw ValidationError(error.message)
+    // Each parameter's option is named as its spec is (`--sigma`).
+    let values =
+      [("leading", Double(leading)), ("trailing", Double(trailing)), ("top", Double(top))]
+      + [("bottom", Double(bottom)), ("sigma", sigma)]
+    for (name, value) in values {
+      if let problem = BackgroundExtensionEffect.spec(name).problem(with: value) {
+        throw ValidationError("--\(name) \(problem)")
+      }
     }
     try checkDepth(depth)
     try checkMaxPixels(maxPixels)
@@ -299,10 +306,12 @@ struct Compare: ParsableCommand {
   @Option(help: "Write a picture of the differences here (\(ImageComparison.differenceImageDescription)).")
   var diff: String?
 
-  @Option(help: ArgumentHelp("Fail when any channel differs by more than N/255.", valueName: "N"))
+  @Option(
+    parsing: .unconditional, help: ArgumentHelp("Fail when any channel differs by more than N/255.", valueName: "N"))
   var maxDiff: Double?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp("Fail when more than this percentage of pixels differ by more than 1/255.", valueName: "percent")
   )
   var maxShare: Double?
@@ -310,7 +319,7 @@ struct Compare: ParsableCommand {
   @Flag(help: "Print one JSON object instead of text.")
   var json = false
 
-  @Option(help: "Refuse images over this many pixels (checked from the image header).")
+  @Option(parsing: .unconditional, help: "Refuse images over this many pixels (checked from the image header).")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
   func validate() throws {
@@ -341,8 +350,10 @@ struct Compare: ParsableCommand {
           "max difference \(String(format: "%.3g", result.maxDifference))/255\(at), "
             + "\(result.pixelsOverOne) pixels (\(String(format: "%.4f", share)) %) over 1/255, PSNR \(psnr) dB")
       }
-      let violations = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare).violations(result)
-      if !violations.isEmpty { throw GlassError(.imagesDiffer, violations.joined(separator: "; ")) }
+      let violations = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare).exceeded(by: result)
+      if !violations.isEmpty {
+        throw GlassError(.imagesDiffer, violations.map(\.commandLine).joined(separator: "; "))
+      }
     }
   }
 }
@@ -363,12 +374,12 @@ struct Info: ParsableCommand {
       backend.close()
     } catch let error as GlassError {
       if json {
-        let payload = ["available": false, "error": error.description] as [String: Any]
+        let payload = ["available": false, "error": error.commandLineDescription] as [String: Any]
         let data = try JSONSerialization.data(withJSONObject: payload, options: [.sortedKeys])
         print(String(decoding: data, as: UTF8.self))
       } else {
         print("GPU backend: unavailable")
-        print("  \(error.description)")
+        print("  \(error.commandLineDescription)")
         print("The CPU backend (--backend cpu) works without one.")
       }
       throw ExitCode(1)

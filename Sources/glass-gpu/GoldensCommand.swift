@@ -57,7 +57,9 @@ struct Goldens: ParsableCommand {
       glyph, line, dot or colour; docs/comparison-modes.md), and masks (--mask PATH,
       --mask-rect x,y,w,h: those pixels are not compared, as Playwright's mask). A
       mask that names no layer or view of a scene, or a rectangle wholly outside its
-      canvas, is an error for that scene; nothing is recorded for it.
+      canvas, is an error for that scene; nothing is recorded for it. Long lists go
+      in files, one a line (# comments): --mask-file (rectangles and paths) and
+      --environments-file (variants); a bad line is named by file and line number.
 
       Pruning: --prune decides what is stale only once every scene was checked. A
       run stopped by SIGINT or SIGTERM, or with a scene file that cannot be read or
@@ -96,10 +98,13 @@ struct Goldens: ParsableCommand {
       valueName: "mode"))
   var record: GoldenRecordMode = .never
 
-  @Option(help: ArgumentHelp("Fail when any channel differs by more than N/255 (default 0: exact).", valueName: "N"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Fail when any channel differs by more than N/255 (default 0: exact).", valueName: "N"))
   var maxDiff: Double = 0
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp("Fail when more than this percentage of pixels differ by more than 1/255.", valueName: "percent")
   )
   var maxShare: Double?
@@ -117,23 +122,35 @@ struct Goldens: ParsableCommand {
   var mask: [String] = []
 
   @Option(
+    parsing: .unconditionalSingleValue,
     help: ArgumentHelp(
       "Leave out the pixels of this rectangle, x,y,width,height in points. Repeat for more.", valueName: "x,y,w,h"))
   var maskRect: [String] = []
 
+  @Option(
+    help: ArgumentHelp(
+      "Leave out the masks listed in this file, one a line: x,y,width,height in points, or a layer's or view's JSON "
+        + "path; blank lines and # comments are skipped. For lists too long for the command line. Repeat for more.",
+      valueName: "file"))
+  var maskFile: [String] = []
+
   @Option(help: "cpu (the default: exact everywhere), gpu (OpenGL ES; fails without one), or auto.")
   var backend: BackendChoice = .cpu
 
-  @Option(help: ArgumentHelp("Pixels per point for every scene, unless its manifest line says.", valueName: "1|2|3"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Pixels per point for every scene, unless its manifest line says.", valueName: "1|2|3"))
   var scale: Int?
 
-  @Option(help: "Threads that prepare and that encode jobs (default: the cores).")
+  @Option(parsing: .unconditional, help: "Threads that prepare and that encode jobs (default: the cores).")
   var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-  @Option(help: "Worker threads of the CPU backend (default: the cores); its output is the same whatever the count.")
+  @Option(
+    parsing: .unconditional,
+    help: "Worker threads of the CPU backend (default: the cores); its output is the same whatever the count.")
   var cpuThreads: Int?
 
-  @Option(help: "A scene whose images or canvas are over this many pixels fails.")
+  @Option(parsing: .unconditional, help: "A scene whose images or canvas are over this many pixels fails.")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
   @Option(
@@ -143,6 +160,9 @@ struct Goldens: ParsableCommand {
         + "Each variant's reference is NAME.VARIANT.png and its test case NAME.VARIANT.",
       valueName: "variants"))
   var environments: String?
+
+  @Option(help: environmentsFileHelp)
+  var environmentsFile: String?
 
   @Option(
     name: .customLong("report"),
@@ -179,10 +199,7 @@ struct Goldens: ParsableCommand {
       throw ValidationError("--manifest - (standard input) is not read here; name a manifest file")
     }
     guard !references.isEmpty else { throw ValidationError("--references is empty; name the folder of reference PNGs") }
-    guard maxDiff >= 0 else { throw ValidationError("--max-diff is \(maxDiff); give 0 or more (in 1/255 steps)") }
-    if let maxShare, !(0...100).contains(maxShare) {
-      throw ValidationError("--max-share is \(maxShare); give a percentage from 0 to 100")
-    }
+    try checkLimits(maxDiff: maxDiff, maxShare: maxShare)
     if let scale, ![1, 2, 3].contains(scale) { throw ValidationError("--scale is \(scale); give 1, 2 or 3") }
     guard (1...256).contains(jobs) else { throw ValidationError("--jobs is \(jobs); give 1 to 256") }
     if let cpuThreads, !(1...256).contains(cpuThreads) {
@@ -194,11 +211,15 @@ struct Goldens: ParsableCommand {
     if let htmlReport, htmlReport.isEmpty {
       throw ValidationError("--report is empty; name a folder for the HTML report")
     }
-    _ = try variants(environments)
+    _ = try variants(environments, file: environmentsFile)
     _ = try comparisonOptions()
   }
 
-  /// `--anti-aliasing`, `--mask` and `--mask-rect`.
+  /// The list files this run reads (`--mask-file`, `--environments-file`): inputs
+  /// that nothing it writes may replace.
+  var listFiles: [String] { maskFile + (environmentsFile.map { [$0] } ?? []) }
+
+  /// `--anti-aliasing`, `--mask`, `--mask-rect` and `--mask-file`.
   func comparisonOptions() throws -> ComparisonOptions {
     var masks = mask.map { ComparisonMask.path($0) }
     for path in mask where path.isEmpty {
@@ -211,6 +232,7 @@ struct Goldens: ParsableCommand {
         throw ValidationError("--mask-rect: \(error.message)")
       }
     }
+    masks += try listedMasks(inFiles: maskFile)
     return ComparisonOptions(antiAliasing: antiAliasing, masks: masks)
   }
 
@@ -265,7 +287,7 @@ struct Goldens: ParsableCommand {
     _ check: GoldenCheck, jobs: [BatchJob], artifacts given: String?, fromEnvironment: Bool
   ) throws {
     guard htmlReport != nil || given != nil else { return }
-    var inputs = manifest + check.inputFiles(of: jobs.map { BatchEntry.job($0) })
+    var inputs = manifest + listFiles + check.inputFiles(of: jobs.map { BatchEntry.job($0) })
     if let path = manifest.first { inputs += check.inputFiles(of: try check.manifest(path: path)) }
     if let folder = htmlReport { try check.checkPlacement(ofFolder: folder, what: "--report", inputs: inputs) }
     if let given {
@@ -285,8 +307,9 @@ struct Goldens: ParsableCommand {
     var artifactsFolder = given ?? ""
     var check: GoldenCheck?
     var entries: [AnySequence<BatchEntry>] = []
-    var inputFiles = manifest
+    var inputFiles = manifest + listFiles
     var matrix: [EnvironmentVariant] = []
+    var comparison = ComparisonOptions()
     do {
       try checkReferencesFolder()
       try checkReportFolderIsFolder()
@@ -294,14 +317,15 @@ struct Goldens: ParsableCommand {
       var options = GoldenCheckOptions(references: references, artifacts: artifactsFolder)
       options.limits = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare)
       options.record = record
-      options.comparison = try comparisonOptions()
+      comparison = try comparisonOptions()
+      options.comparison = comparison
       options.keepRenders = keepRenders
       options.batch.backend = backend
       options.batch.scale = scale
       options.batch.jobs = jobs
       options.batch.cpuThreads = cpuThreads
       options.batch.maxPixels = maxPixels
-      options.batch.protectedFiles = manifest + (junit.map { [$0] } ?? [])
+      options.batch.protectedFiles = manifest + listFiles + (junit.map { [$0] } ?? [])
       let made = try GoldenCheck(options: options)
       check = made
       if let reason = made.batch.renderer.fallbackReason { glassReport("no GPU, rendering on the CPU (\(reason))") }
@@ -313,7 +337,7 @@ struct Goldens: ParsableCommand {
         report = nil  // never written over the input it names
         throw error
       }
-      matrix = try variants(environments)
+      matrix = try variants(environments, file: environmentsFile)
       // Where the check writes, before anything is written there.
       try checkPlacement(made, jobs: jobs, artifacts: given, fromEnvironment: artifacts == nil)
       try makeReportFolder()
@@ -332,9 +356,9 @@ struct Goldens: ParsableCommand {
     let result = check.run(entries.joined()) { item in
       switch item.status {
       case .passed: if !quiet { print("pass    \(item.name)") }
-      case .recorded: if !quiet { print("record  \(item.name): \(item.message ?? "")") }
-      case .failed: print("FAIL    \(item.name): \(item.message ?? "")")
-      case .error: print("ERROR   \(item.name): \(item.message ?? "")")
+      case .recorded: if !quiet { print("record  \(item.name): \(item.commandLineMessage ?? "")") }
+      case .failed: print("FAIL    \(item.name): \(item.commandLineMessage ?? "")")
+      case .error: print("ERROR   \(item.name): \(item.commandLineMessage ?? "")")
       }
     }
     check.batch.renderer.close()
@@ -354,10 +378,11 @@ struct Goldens: ParsableCommand {
     var page: String?
     if let folder = htmlReport {
       do {
-        try GoldenHTMLReport.write(result, to: folder, context: try reportContext())
+        try GoldenHTMLReport.write(
+          result.commandLineWorded, to: folder, context: try reportContext(matrix: matrix, comparison: comparison))
         page = (folder as NSString).appendingPathComponent("index.html")
       } catch let error as GlassError {
-        glassReport(error.description)
+        glassReport(error.commandLineDescription)
       }
     }
     try reportingErrors {
@@ -365,7 +390,7 @@ struct Goldens: ParsableCommand {
         try report.checkDistinct(
           from: inputFiles + result.cases.flatMap { [$0.scene, $0.reference].compactMap { $0 } },
           naming: "the JUnit report")
-        try report.write(encoded: Array(result.junitXML(htmlReport: page).utf8))
+        try report.write(encoded: Array(result.commandLineWorded.junitXML(htmlReport: page).utf8))
       }
     }
     var pruned = ""
@@ -391,7 +416,7 @@ struct Goldens: ParsableCommand {
         }
         pruned = "; \(stale.count) stale reference\(stale.count == 1 ? "" : "s")\(remove ? " removed" : "")"
       } catch let error as GlassError {
-        glassReport("--prune: \(error.description)")
+        glassReport("--prune: \(error.commandLineDescription)")
         pruned = removed == 0 ? "; nothing pruned" : "; \(removed) stale references removed, then pruning failed"
         pruneFailed = true
       }
@@ -414,7 +439,9 @@ struct Goldens: ParsableCommand {
   /// run's options that decide how scenes render and compare, with
   /// `--record failed`, for one scene (its reference's folder as --references)
   /// or for every failure (without --prune, --report, --junit, --artifacts).
-  private func reportContext() throws -> GoldenHTMLReport.Context {
+  private func reportContext(
+    matrix chosen: [EnvironmentVariant], comparison: ComparisonOptions
+  ) throws -> GoldenHTMLReport.Context {
     var options: [String] = []
     if let scale { options += ["--scale", String(scale)] }
     if backend != .cpu { options += ["--backend", backend.rawValue] }
@@ -424,8 +451,10 @@ struct Goldens: ParsableCommand {
     if antiAliasing { options.append("--anti-aliasing") }
     for path in mask { options += ["--mask", path] }
     for rect in maskRect { options += ["--mask-rect", rect] }
-    let chosen = try variants(environments)
-    let matrix = environments.map { ["--environments", $0] } ?? []
+    for file in maskFile { options += ["--mask-file", file] }
+    let matrix =
+      (environments.map { ["--environments", $0] } ?? [])
+      + (environmentsFile.map { ["--environments-file", $0] } ?? [])
     var context = GoldenHTMLReport.Context(references: references)
     context.inputs = inputs
     context.variants = chosen.map(\.name)
@@ -440,18 +469,18 @@ struct Goldens: ParsableCommand {
     context.workingFolder = FileManager.default.currentDirectoryPath
     context.commit = GoldenHTMLReport.Context.commit(of: FileManager.default.currentDirectoryPath)
     context.limits = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare)
-    context.comparison = try comparisonOptions()
+    context.comparison = comparison
     return context
   }
 
   /// Prints `error`, writes it to the JUnit report as the one case, and exits 1.
   private func endBeforeChecking(_ error: GlassError, report: PNGCodec.OutputFile?) throws -> Never {
-    glassReport(error.description)
+    glassReport(error.commandLineDescription)
     if let report {
       do {
-        try report.write(encoded: Array(GoldenReport.setupFailure(error).junitXML().utf8))
+        try report.write(encoded: Array(GoldenReport.setupFailure(error).commandLineWorded.junitXML().utf8))
       } catch let failure as GlassError {
-        glassReport(failure.description)
+        glassReport(failure.commandLineDescription)
       }
     }
     throw ExitCode(1)

@@ -37,6 +37,7 @@ struct LayoutCommand: ParsableCommand {
   var environment: String?
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "Lay out (and render) at this many pixels per point, instead of the scene's scale.", valueName: "1|2|3"))
   var scale: Int?
@@ -52,12 +53,13 @@ struct LayoutCommand: ParsableCommand {
   @Option(help: "The backend of --outline's render: gpu, cpu, or auto (GPU, else CPU, and says so).")
   var backend: BackendChoice = .auto
 
-  @Option(help: "Refuse images and canvases over this many pixels.")
+  @Option(parsing: .unconditional, help: "Refuse images and canvases over this many pixels.")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
   func validate() throws {
     if let scale, ![1, 2, 3].contains(scale) { throw ValidationError("--scale is \(scale); give 1, 2 or 3") }
     try checkMaxPixels(maxPixels)
+    try checkEnvironment(environment)
   }
 
   /// A scene read and laid out.

@@ -7,16 +7,20 @@ struct SceneOptions: ParsableArguments {
   @Argument(help: "The scene file (JSON, format version 1; images are found relative to it).")
   var scene: String
 
-  @Option(help: ArgumentHelp("Render at this many pixels per point, instead of the scene's scale.", valueName: "1|2|3"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp("Render at this many pixels per point, instead of the scene's scale.", valueName: "1|2|3"))
   var scale: Int?
 
-  @Option(help: "Refuse images and canvases over this many pixels.")
+  @Option(parsing: .unconditional, help: "Refuse images and canvases over this many pixels.")
   var maxPixels: Int = PNGCodec.defaultMaxPixels
 
   @Option(help: "Render this state of the scene (its \"states\").")
   var state: String?
 
-  @Option(help: ArgumentHelp("Render the transition at this time, in seconds.", valueName: "seconds"))
+  @Option(
+    parsing: .unconditional, help: ArgumentHelp("Render the transition at this time, in seconds.", valueName: "seconds")
+  )
   var time: Double?
 
   @Option(help: "The transition's first state (default: the scene's \"transition\").")
@@ -43,9 +47,10 @@ struct SceneOptions: ParsableArguments {
         "--state renders one state; --time, --from and --to render a transition: give one or the other")
     }
     if let time, !time.isFinite || time < 0 {
-      throw ValidationError("--time is \(time); give a time in seconds, 0 or more")
+      throw ValidationError("--time is \(ParameterSpec.format(time)); give a time in seconds, 0 or more")
     }
     if (from == nil) != (to == nil) { throw ValidationError("give --from and --to together") }
+    try checkEnvironment(environment)
   }
 
   /// The transition --from, --to and --animation name, else the scene's own.
@@ -148,14 +153,15 @@ func applyingEnvironment(_ settings: String?, to environment: EnvironmentValues)
   }
 }
 
-/// The variants `--environments` names (nil: none, each scene once as it is);
-/// errors name the option.
-func variants(_ environments: String?) throws -> [EnvironmentVariant] {
-  guard let environments else { return [] }
+/// Refuses, before anything is loaded, `--environment` settings that name no
+/// setting or value (a usage error): applied to the default environment, as
+/// any scene's would fail alike.
+func checkEnvironment(_ settings: String?) throws {
+  guard let settings else { return }
   do {
-    return try EnvironmentVariant.list(environments)
+    _ = try EnvironmentValues().applying(settings: settings)
   } catch let error as GlassError {
-    throw ValidationError("--environments: \(error.message)")
+    throw ValidationError("--environment: \(error.message)")
   }
 }
 
@@ -200,7 +206,7 @@ struct Render: ParsableCommand {
   @Option(help: "gpu (OpenGL ES; fails without one), cpu (reference), or auto (GPU, else CPU, and says so).")
   var backend: BackendChoice = .auto
 
-  @Option(help: ArgumentHelp("Bits per channel of the output: 8 or 16.", valueName: "8|16"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Bits per channel of the output: 8 or 16.", valueName: "8|16"))
   var depth: Int = 8
 
   @Option(help: formatHelp)
@@ -297,10 +303,12 @@ struct Parity: ParsableCommand {
 
   @OptionGroup var options: SceneOptions
 
-  @Option(help: ArgumentHelp("Fail when any channel differs by more than N/255.", valueName: "N"))
+  @Option(
+    parsing: .unconditional, help: ArgumentHelp("Fail when any channel differs by more than N/255.", valueName: "N"))
   var maxDiff: Double = 3
 
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp("Fail when more than this percentage of pixels differ by more than 1/255.", valueName: "percent")
   )
   var maxShare: Double = 0.1
@@ -332,9 +340,9 @@ struct Parity: ParsableCommand {
         "\(options.scene): gpu vs cpu: max difference \(String(format: "%.3g", result.maxDifference))/255\(at), "
           + "\(result.pixelsOverOne) pixels (\(String(format: "%.4f", share)) %) over 1/255")
       // Each limit it exceeds, named: the largest difference, the share over 1/255.
-      let violations = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare).violations(result)
+      let violations = ImageComparison.Limits(maxDifference: maxDiff, maxSharePercent: maxShare).exceeded(by: result)
       if !violations.isEmpty {
-        throw GlassError(.imagesDiffer, "GPU and CPU differ: \(violations.joined(separator: "; "))")
+        throw GlassError(.imagesDiffer, "GPU and CPU differ: \(violations.map(\.commandLine).joined(separator: "; "))")
       }
     }
   }

@@ -109,7 +109,7 @@ struct AnimationRendererTests {
         try AnimationRenderer(scene: scene, transition: SceneTransition(from: "a", to: "b", animation: curve))
       }
       #expect(error?.message.contains("over the limit of 100000") == true, "\(String(describing: error))")
-      #expect(error?.message.contains("--fps") == true)
+      #expect(error?.hint == .lowerFrameRateOrHold && error?.message.contains("lower the frame rate, the hold") == true)
     }
     // Through the command line: at once, exit 1, one line, nothing written. Under
     // an 8 GB address-space limit: the command that built every frame first

@@ -89,7 +89,8 @@ struct BadInput: Sendable, CustomTestStringConvertible {
     BadInput(name: "a folder", input: fixturesFolder.path, options: insets, mustMention: ["Fixtures", "folder"]),
     BadInput(
       name: "100000x100000 header", input: fixture("huge_header.png"), options: insets,
-      mustMention: ["huge_header.png", "100000x100000", "--max-pixels"]),
+      // Over the largest limit there is (2^31 pixels): no flag raises it that far.
+      mustMention: ["huge_header.png", "100000x100000", "more than glass-gpu can hold in memory"]),
     BadInput(
       name: "negative inset", input: good, options: ["--leading", "-5", "--trailing", "8"],
       mustMention: ["--leading", "-5", "range"]),
@@ -105,8 +106,12 @@ struct BadInput: Sendable, CustomTestStringConvertible {
       name: "bad depth", input: good, options: insets + ["--depth", "12"], mustMention: ["--depth", "8 or 16"]),
     BadInput(
       name: "canvas over the pixel limit", input: good,
+      options: ["--leading", "1000", "--trailing", "1000", "--top", "1000", "--max-pixels", "1000000"],
+      mustMention: ["canvas", "2013x1007", "raise the pixel limit if you mean it (--max-pixels 2027091)"]),
+    BadInput(
+      name: "canvas over the largest pixel limit", input: good,
       options: ["--leading", "60000", "--trailing", "60000", "--top", "60000", "--max-pixels", "1000000"],
-      mustMention: ["canvas", "--max-pixels"]),
+      mustMention: ["canvas", "120013x60007", "more than glass-gpu can hold in memory"]),
   ]
 }
 

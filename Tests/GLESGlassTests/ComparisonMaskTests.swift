@@ -144,7 +144,7 @@ struct ComparisonMaskTests {
     for (options, status, words) in [
       (
         ["--mask-rect=1e308,0,1,1"], 1,
-        ["ERROR", "--mask: the mask rect 1e+308,0,1,1 lies outside the canvas (20x10 pt)"]
+        ["ERROR", ": the mask rect 1e+308,0,1,1 lies outside the canvas (20x10 pt)"]
       ),
       (["--mask-rect=-1e308,-1e308,1,1"], 1, ["outside the canvas"]),
       (["--mask-rect=0,0,1e308,1e308"], 0, ["pass    s"]),

@@ -67,7 +67,7 @@ struct ComparisonModeTests {
     #expect(none.status == 1, "\(none.stdout)")
     #expect(
       none.stdout.contains("ERROR   lock: ")
-        && none.stdout.contains("--mask: the mask layers[7] names no layer or view"),
+        && none.stdout.contains("ERROR   lock: the mask layers[7] names no layer or view"),
       "\(none.stdout)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: refs + "/lock.png")) == before)
     let badRect = try TestProcess.runGlassGPU(["goldens", scene.path, "--references", refs, "--mask-rect", "1,2,3"])

@@ -205,7 +205,9 @@ struct GoldenCheckTests {
     let actual = try #require(item.actual)
     let difference = try #require(item.difference)
     #expect(item.message?.contains(difference) == true && item.message?.contains(actual) == true)
-    #expect(item.message?.contains("--max-diff 0") == true)
+    #expect(item.message?.contains(", over the limit of 0/255") == true, "\(item.message ?? "")")
+    #expect(item.message?.hasSuffix("if the change is meant, record the reference anew") == true)
+    #expect(item.hint == .record(.failed))
     let diffImage = try PNGCodec.read(path: difference).image
     let reference = try PNGCodec.read(path: demo.references + "/union.png").image
     let rendered = try PNGCodec.read(path: actual).image
@@ -293,9 +295,11 @@ struct GoldenCheckTests {
     let byName = Dictionary(uniqueKeysWithValues: report.cases.map { ($0.name, $0) })
     #expect(byName["union"]?.status == .error)
     #expect(byName["union"]?.message?.contains(references + "/union.png") == true, "\(byName["union"]?.message ?? "")")
-    #expect(byName["union"]?.message?.contains("--record failed") == true)
+    #expect(byName["union"]?.message?.contains("replace it, or record it anew") == true)
+    #expect(byName["union"]?.error?.hint == .record(.failed))
     #expect(byName["morph"]?.status == .failed)
-    #expect(byName["morph"]?.message?.contains("--record missing") == true)
+    #expect(byName["morph"]?.message?.contains("check it, then record it") == true)
+    #expect(byName["morph"]?.hint == .record(.missing))
     #expect(byName["morph"]?.message?.contains(references + "/morph.png") == true)
     #expect(byName["bad"]?.status == .error)
     #expect(byName["bad"]?.message?.contains(bad) == true && byName["bad"]?.message?.contains("height") == true)

@@ -188,16 +188,22 @@ struct OutputFolderTests {
     func recorded() -> Int {
       (try? FileManager.default.contentsOfDirectory(atPath: folder.references.path))?.count ?? 0
     }
-    try BatchFixture.waitUntil(child, log: log, what: "10 references were recorded") { recorded() >= 10 }
+    func lines() -> [Substring] {
+      ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n")
+    }
+    // Block-buffered, nothing would reach the file before 4 KiB of lines (about
+    // 60 of these) or the end; printed line by line, 10 lines come with the
+    // tenth case, while the run goes on.
+    try BatchFixture.waitUntil(child, log: log, what: "10 record lines reached the log") { lines().count >= 10 }
     kill(child.pid, SIGKILL)
     _ = try child.wait()
     let references = recorded()
-    let lines = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n")
-    let named = lines.filter { $0.hasPrefix("record  ") }
+    let named = lines().filter { $0.hasPrefix("record  ") }
     print("killed with \(references) references recorded: \(named.count) record lines in the log")
-    #expect(named.count == lines.count, "only record lines: \(lines)")
-    // Each case is printed as soon as its reference is written: the lines trail
-    // the files by the cases in flight at most.
+    #expect(named.count == lines().count, "only record lines: \(lines())")
+    #expect(references < 120, "the run was killed halfway, not at its end")
+    // Each case is printed once its reference is written: never a line before
+    // its file (the lines trail the files by the cases in flight at most).
     #expect(named.count >= 10 && named.count <= references, "\(named.count) lines for \(references) references")
     for line in named {
       let name = line.dropFirst("record  ".count).prefix { $0 != ":" }

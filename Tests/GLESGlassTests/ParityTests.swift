@@ -211,7 +211,7 @@ struct ResourceTests {
         try renderer.render(effect, on: image, timings: &timings)
       }
       #expect(error?.code == .imageTooLarge)
-      #expect(error?.message.contains("--backend cpu") == true)
+      #expect(error?.hint == .useCPUBackend && error?.message.hasSuffix("render on the CPU backend") == true)
     }
     // The CPU backend has no such limit.
     let cpu = try Renderer(backend: .cpu)
@@ -278,7 +278,8 @@ struct ResourceTests {
       try Renderer(backend: .cpu).render(effect, on: image, maxPixels: 200_000_000, timings: &timings)
     }
     #expect(error?.code == .imageTooLarge)
-    #expect(error?.message.contains("--sigma") == true, "\(String(describing: error))")
+    #expect(
+      error?.hint == .lowerSigma && error?.message.hasSuffix("lower the sigma") == true, "\(String(describing: error))")
   }
 
   @Test("the CPU pool has nothing in use after a render")

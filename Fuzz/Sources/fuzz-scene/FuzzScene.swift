@@ -26,6 +26,8 @@ import GLESGlass
 //   the CPU backend; rendered again by the same renderer from the scene (its
 //   pooled images and fitted copies reused; one input in four), it gives the same
 //   pixels.
+// - a scene with a view tree is laid out, and masks of its views, layers and a
+//   rectangle from the input's bytes cover what they name (SceneMaskCheck.swift).
 // Anything else (a crash, a trap, a sanitizer report, another error type) is a
 // finding. The structure-aware mutator is in SceneMutator.swift.
 //
@@ -58,12 +60,14 @@ struct Reach {
   var prepared = false
   var rendered = false
   var animated = false
+  var views = false
+  var masks = 0
 
   var line: String {
     func flag(_ b: Bool) -> Int { b ? 1 : 0 }
     return "reach: read=\(flag(read)) states=\(states) text-in-states=\(flag(textInStates)) "
       + "transition=\(flag(transition)) moments=\(moments) prepared=\(flag(prepared)) rendered=\(flag(rendered)) "
-      + "animated=\(flag(animated))"
+      + "animated=\(flag(animated)) views=\(flag(views)) masks=\(masks)"
   }
 }
 
@@ -147,6 +151,12 @@ let fuzzScene: FuzzTest = { data, size in
   }
   let decoded = images(for: scene)
   let images = SceneImages(decoded)
+  // The view tree's layout, and masks of its views, layers and a rectangle
+  // (SceneMaskCheck.swift).
+  if scene.body != nil {
+    reach.views = true
+    reach.masks = checkMasks(scene, images: images, bytes: bytes)
+  }
   // The depth from the input's length, so both are exercised.
   let depth: RGBAImage.Depth = size % 4 == 0 ? .sixteen : .eight
   // A scene with a transition: the promises of its moments; two inputs in three go

@@ -12,7 +12,10 @@ import GLESGlass
 // scene's states (SceneMutator.restructure: a scene becomes two states of itself,
 // a state's layers are copied over another's, text comes in at one position of
 // every state, the transition turns or gets another curve), so that states that
-// still pair, with text that moves, recolours and changes, are common. The rest
+// still pair, with text that moves, recolours and changes, are common; and one in
+// three of a scene with a view tree reshapes one of its views (wrapped in a
+// stack, given modifiers at the edges of their ranges, made another kind:
+// SceneViewMutations.swift). The rest
 // are libFuzzer's own byte mutations (which also use the dictionary).
 
 // libFuzzer's byte-level mutator, for inputs that are not JSON and one mutation in four.
@@ -49,7 +52,15 @@ public func sceneCustomMutator(
     value = changed
     rounds -= 1
   }
-  for _ in 0..<(rounds + 1) {
+  // A view of the body reshaped (SceneViewMutations.swift): one in three with a
+  // body, one in eight without (a small tree is added).
+  let hasBody: Bool
+  if case .object(let members) = value { hasBody = members.contains { $0.key == "body" } } else { hasBody = false }
+  if Int.random(in: 0..<(hasBody ? 3 : 8), using: &mutator.rng) == 0, let changed = mutator.restructureViews(value) {
+    value = changed
+    rounds -= 1
+  }
+  for _ in 0..<max(rounds + 1, 0) {
     let count = SceneMutator.nodeCount(value)
     var target = Int.random(in: 0..<count, using: &mutator.rng)
     value = mutator.mutate(value, target: &target, key: nil)

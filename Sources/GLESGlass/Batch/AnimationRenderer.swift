@@ -159,7 +159,7 @@ public final class AnimationRenderer: @unchecked Sendable {
           "the animation has \(estimate < 1e15 ? String(Int(estimate)) : ParameterSpec.format(estimate)) frames "
             + "(the curve settles after \(ParameterSpec.format((settle * 1000).rounded() / 1000)) s, at "
             + "\(ParameterSpec.format(options.fps)) fps), over the limit of \(Self.maximumFrameCount); "
-            + "lower the frame rate (--fps), the hold, or the curve's duration or bounce"))
+            + "lower the frame rate, the hold, or the curve's duration or bounce", hint: .lowerFrameRateOrHold))
     }
     let n = Scene.frameCount(of: transition, fps: options.fps)
     let h = Int(hold)

@@ -223,9 +223,8 @@ public struct BatchManifest: Sequence, Sendable {
   public static func standardInput(outputDirectory: String) throws -> BatchManifest {
     guard fcntl(STDIN_FILENO, F_GETFD) != -1 else {
       throw GlassError(
-        .fileUnreadable,
-        "standard input is closed; pipe the manifest in (generate | glass-gpu batch --manifest - ...) or name a "
-          + "file with --manifest FILE")
+        .fileUnreadable, "standard input is closed; pipe the manifest in, or read it from a file",
+        hint: .manifestFile)
     }
     let reader = LineReader(descriptor: STDIN_FILENO, closes: false, limit: maximumLineBytes)
     return BatchManifest(

@@ -82,12 +82,17 @@ public struct GoldenCase: Sendable {
   /// What happened, for every case but a pass: the difference and the files
   /// written, what was recorded, or the error.
   public var message: String?
+  /// The fix the message suggests, as a value (a front end names its control for
+  /// it): recording the reference, for a missing one or a failure.
+  public var hint: GlassError.Hint?
   /// The render, kept for a failure (in the artifacts folder).
   public var actual: String?
   /// The difference image of a failure, when the sizes agree.
   public var difference: String?
   /// The comparison with the reference, when one was made.
   public var comparison: ImageComparison?
+  /// The limits the comparison exceeded, as the message says them.
+  public var violations: [ImageComparison.Limits.Violation] = []
   /// Pixels the comparison left out (masked, or explained by a sub-pixel shift).
   public var ignoredPixels = 0
   /// The rectangles the comparison's masks left out, in the image's pixels.
@@ -324,9 +329,8 @@ public final class GoldenCheck: @unchecked Sendable {
       item.status = .failed
       item.failure = .missingReference
       item.actual = actual
-      item.message =
-        "there is no reference \(reference); the render is \(actual): record it with --record missing "
-        + "(GoldenRecordMode.missing) after checking it"
+      item.message = "there is no reference \(reference); the render is \(actual): check it, then record it"
+      item.hint = .record(.missing)
       return
     }
     let expected: RGBAImage
@@ -340,9 +344,8 @@ public final class GoldenCheck: @unchecked Sendable {
         return
       }
       throw GlassError(
-        error.code,
-        "cannot read the reference \(reference): \(error.message); replace it, or re-record it with --record failed",
-        cause: error.cause)
+        error.code, "cannot read the reference \(reference): \(error.message); replace it, or record it anew",
+        cause: error.cause, hint: .record(.failed))
     }
     let image = try PNGCodec.read(path: actual, maxPixels: options.batch.maxPixels).image
     guard image.size == expected.size else {
@@ -357,7 +360,8 @@ public final class GoldenCheck: @unchecked Sendable {
       item.actual = actual
       item.message =
         "the render is \(image.size) but the reference \(reference) is \(expected.size): the scene's size or scale "
-        + "changed; wrote \(actual); re-record the reference with --record failed if the new size is meant"
+        + "changed; wrote \(actual); if the new size is meant, record the reference anew"
+      item.hint = .record(.failed)
       return
     }
     var ignored = 0
@@ -369,7 +373,8 @@ public final class GoldenCheck: @unchecked Sendable {
         image, expected, masked: masked, antiAliasing: options.comparison.antiAliasing, ignored: &ignored)
     item.comparison = comparison
     item.ignoredPixels = ignored
-    let violations = options.limits.violations(comparison)
+    item.violations = options.limits.exceeded(by: comparison)
+    let violations = item.violations.map(\.description)
     guard !violations.isEmpty else {
       item.status = .passed
       if options.keepRenders { item.actual = actual } else { _ = unlink(actual) }
@@ -392,7 +397,8 @@ public final class GoldenCheck: @unchecked Sendable {
     item.message =
       "differs from its reference \(reference): \(violations.joined(separator: "; ")) "
       + "(\(comparison.pixelsOverOne) pixels over 1/255, PSNR \(psnr) dB); wrote the render \(actual) and the "
-      + "difference \(difference); if the change is meant, re-record with --record failed"
+      + "difference \(difference); if the change is meant, record the reference anew"
+    item.hint = .record(.failed)
   }
 
   /// The masked pixels of the job rendered at `actual`: its scene as the job
@@ -408,12 +414,8 @@ public final class GoldenCheck: @unchecked Sendable {
     }
     if let scale = job.scale ?? options.batch.scale { file.scene.scale = scale }
     if let variant = job.environment { file.scene.environment = variant.applied(to: file.scene.environment) }
-    do {
-      return try options.comparison.maskedPixels(
-        in: file.scene, images: try file.loadImages(maxPixels: options.batch.maxPixels))
-    } catch let error as GlassError {
-      throw GlassError(error.code, "--mask: \(error.message)", cause: error.cause)
-    }
+    return try options.comparison.maskedPixels(
+      in: file.scene, images: try file.loadImages(maxPixels: options.batch.maxPixels))
   }
 
   /// Writes the render at `actual` as the reference (through a temporary file

@@ -128,7 +128,7 @@ public enum GoldenHTMLReport {
     var info = stat()
     if stat(folder, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR {
       throw GlassError(
-        .invalidParameter, "--report \(folder) is a file, not a folder; name a folder for the report")
+        .invalidParameter, "the report folder \(folder) is a file, not a folder; name a folder for the report")
     }
     let plans = report.cases.enumerated().map { CasePlan($1, index: $0) }
     let names = [pageName] + plans.flatMap(\.files)
@@ -367,11 +367,10 @@ public enum GoldenHTMLReport {
       let compared = antiAliasing ? ImageComparison.explainingAntiAliasing(actual, against: reference) : actual
       var low = (x: Int.max, y: Int.max)
       var high = (x: -1, y: -1)
+      let isMasked = ImageComparison.maskFlags(masked, size: actual.size)
       overlay = RGBAImage(width: actual.width, height: actual.height) { x, y in
         let q = reference.pixel16(x: x, y: y)
-        guard actual.pixel16(x: x, y: y) != q,
-          !masked.contains(where: { x >= $0.x && y >= $0.y && x < $0.maxX && y < $0.maxY })
-        else { return SIMD4(0, 0, 0, 0) }
+        guard actual.pixel16(x: x, y: y) != q, !isMasked[y * actual.width + x] else { return SIMD4(0, 0, 0, 0) }
         guard compared.pixel16(x: x, y: y) != q else { return SIMD4(255, 176, 0, 150) }
         low = (min(low.x, x), min(low.y, y))
         high = (max(high.x, x), max(high.y, y))

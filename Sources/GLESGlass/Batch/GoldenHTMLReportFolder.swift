@@ -180,8 +180,24 @@ extension GoldenHTMLReport {
 
   /// Makes the appendable page at `path` unless it is there already; a file of
   /// another kind there is moved aside first (never removed).
+  ///
+  /// Writers in this and other processes take turns here, holding a lock on the
+  /// folder (flock): without it, two writers that both found a page of another
+  /// version could each move it aside, and the second's unlink then removed the
+  /// new page a third had made and appended to, with its failures.
   static func ensureAppendablePage(_ path: String) throws {
     let head = Array(page(data: appendingPageData).utf8)
+    let folder = FilePaths.folder(of: path)
+    let lock = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard lock >= 0 else {
+      throw GlassError(.outputFailure, "cannot write \(path): \(FilePaths.reason(errno, folder: folder))")
+    }
+    defer { close(lock) }
+    while flock(lock, LOCK_EX) != 0 {
+      guard errno == EINTR else {
+        throw GlassError(.outputFailure, "cannot lock \(folder) to write \(path): \(String(cString: strerror(errno)))")
+      }
+    }
     for _ in 0..<8 {
       var info = stat()
       if lstat(path, &info) == 0 {

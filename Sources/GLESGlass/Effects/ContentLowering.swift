@@ -177,95 +177,122 @@ extension SceneLowering {
     if case .image(let path, let mode) = scene.background {
       background = try images.fitted(path, to: scene.pixelSize, mode: mode, window: canvasRect).image
     }
-    var sum = 0.0
+    // 5 × 3 points of the box; each layer below is set up once (its shape, image,
+    // look and optics) and composited at every point, bottom to top, so a scene
+    // of n overlapping layers costs n set-ups per estimate, not 15 n.
     let columns = 5
     let rows = 3
+    var points: [(p: SIMD2<Float>, ix: Int, iy: Int)] = []
+    points.reserveCapacity(columns * rows)
     for j in 0..<rows {
       for i in 0..<columns {
         let px = (box.x + box.width * (Double(i) + 0.5) / Double(columns)) * scale
         let py = (box.y + box.height * (Double(j) + 0.5) / Double(rows)) * scale
-        let p = SIMD2(Float(px), Float(py))
-        let ix = Int(px.rounded(.down))
-        let iy = Int(py.rounded(.down))
-        var c: SIMD4<Float>
-        switch scene.background {
-        case .fill(let f): c = paint(f, in: whole).color(p)
-        case .image: c = background.map { pixel($0, ix, iy) } ?? .zero
-        }
-        for (index, layer) in scene.layers.prefix(layerIndex).enumerated() {
-          switch layer {
-          case .shape(let l):
-            let shape = l.shape.geometry(in: l.frame, scale: scale, container: l.containerShape)
-            c = over(paint(l.fill, in: l.frame).color(p) * shape.coverage(p.x, p.y), c)
-          case .image(let l):
-            guard let window = imageWindow(l) else { break }
-            let frame = pixelFrame(l.frame)
-            let clip = l.clipShape.geometry(in: pointFrame(frame), scale: scale)
-            let image = try fitted(l, window: window).image
-            var x = ix - frame.x
-            var y = iy - frame.y
-            var coverage = clip.coverage(p.x, p.y)
-            if let e = l.backgroundExtension {
-              // In the extension's insets: the image mirrored at its edge (unblurred).
-              let effect = extensionEffect(e)
-              let insets = effect.parameters
-              if x >= -insets.leadingPixels && x < frame.width + insets.trailingPixels && y >= -insets.topPixels
-                && y < frame.height + insets.bottomPixels && !(x >= 0 && y >= 0 && x < frame.width && y < frame.height)
-              {
-                // The extension's own mapping, which repeats the mirrored image
-                // where an inset is wider than it.
-                let mirror = MirrorCanvas(
-                  canvasSize: effect.canvasSize(for: frame.size),
-                  imageOrigin: PixelPoint(x: insets.leadingPixels, y: insets.topPixels), imageSize: frame.size)
-                x = mirror.imageColumn(x + insets.leadingPixels)
-                y = mirror.imageRow(y + insets.topPixels)
-                coverage = 1
-              }
-            }
-            c = over(pixel(image, x - window.x, y - window.y) * coverage, c)
-          case .material(let l):
-            let shape = l.shape.geometry(in: l.frame, scale: scale, container: l.containerShape)
-            let style = MaterialStyle.of(l.material, in: scene.environment)
-            c = over(tint(style.tint, style.opacity, shape.coverage(p.x, p.y)), c)
-          case .glass(let l):
-            c = glassFace(l, nil, look: try glassLook(at: index), p, over: c)
-          case .container(let container):
-            let look = try glassLook(at: index)
-            for g in container.unitedGlass { c = glassFace(g, container.containerShape, look: look, p, over: c) }
-          case .text:
-            break
-          }
-        }
-        switch ground {
-        case .glass(let glass, let optics):
-          if glass.variant != .identity { c = optics.shade(c, glass: glass) }
-        case .material(let material):
-          let style = MaterialStyle.of(material, in: scene.environment)
-          c = over(tint(style.tint, style.opacity, 1), c)
-        case .shape(let shape, let paint):
-          c = over(paint.color(p) * shape.coverage(p.x, p.y), c)
-        case .none:
-          break
-        }
-        // Over white, as a viewer shows a transparent canvas.
-        let r = Double(c.x + (1 - c.w))
-        let g = Double(c.y + (1 - c.w))
-        let b = Double(c.z + (1 - c.w))
-        sum += 0.2126 * r + 0.7152 * g + 0.0722 * b
+        points.append((SIMD2(Float(px), Float(py)), Int(px.rounded(.down)), Int(py.rounded(.down))))
       }
+    }
+    var colors: [SIMD4<Float>] = points.map { point in
+      switch scene.background {
+      case .fill(let f): paint(f, in: whole).color(point.p)
+      case .image: background.map { pixel($0, point.ix, point.iy) } ?? .zero
+      }
+    }
+    let samples = points.map(\.p)
+    for (index, layer) in scene.layers.prefix(layerIndex).enumerated() {
+      switch layer {
+      case .shape(let l):
+        let shape = l.shape.geometry(in: l.frame, scale: scale, container: l.containerShape)
+        let fill = paint(l.fill, in: l.frame)
+        for k in points.indices {
+          let p = points[k].p
+          colors[k] = over(fill.color(p) * shape.coverage(p.x, p.y), colors[k])
+        }
+      case .image(let l):
+        guard let window = imageWindow(l) else { break }
+        let frame = pixelFrame(l.frame)
+        let clip = l.clipShape.geometry(in: pointFrame(frame), scale: scale)
+        let image = try fitted(l, window: window).image
+        let effect = l.backgroundExtension.map { extensionEffect($0) }
+        for k in points.indices {
+          let (p, ix, iy) = points[k]
+          var x = ix - frame.x
+          var y = iy - frame.y
+          var coverage = clip.coverage(p.x, p.y)
+          if let effect {
+            // In the extension's insets: the image mirrored at its edge (unblurred).
+            let insets = effect.parameters
+            if x >= -insets.leadingPixels && x < frame.width + insets.trailingPixels && y >= -insets.topPixels
+              && y < frame.height + insets.bottomPixels && !(x >= 0 && y >= 0 && x < frame.width && y < frame.height)
+            {
+              // The extension's own mapping, which repeats the mirrored image
+              // where an inset is wider than it.
+              let mirror = MirrorCanvas(
+                canvasSize: effect.canvasSize(for: frame.size),
+                imageOrigin: PixelPoint(x: insets.leadingPixels, y: insets.topPixels), imageSize: frame.size)
+              x = mirror.imageColumn(x + insets.leadingPixels)
+              y = mirror.imageRow(y + insets.topPixels)
+              coverage = 1
+            }
+          }
+          colors[k] = over(pixel(image, x - window.x, y - window.y) * coverage, colors[k])
+        }
+      case .material(let l):
+        let shape = l.shape.geometry(in: l.frame, scale: scale, container: l.containerShape)
+        let style = MaterialStyle.of(l.material, in: scene.environment)
+        for k in points.indices {
+          let p = points[k].p
+          colors[k] = over(tint(style.tint, style.opacity, shape.coverage(p.x, p.y)), colors[k])
+        }
+      case .glass(let l):
+        let optics = try backdropOptics(at: index)
+        glassFace(l, nil, optics: optics[0], at: samples, over: &colors)
+      case .container(let container):
+        let optics = try backdropOptics(at: index)
+        for (g, o) in zip(container.unitedGlass, optics) {
+          glassFace(g, container.containerShape, optics: o, at: samples, over: &colors)
+        }
+      case .text:
+        break
+      }
+    }
+    var sum = 0.0
+    for k in points.indices {
+      let p = points[k].p
+      var c = colors[k]
+      switch ground {
+      case .glass(let glass, let optics):
+        if glass.variant != .identity { c = optics.shade(c, glass: glass) }
+      case .material(let material):
+        let style = MaterialStyle.of(material, in: scene.environment)
+        c = over(tint(style.tint, style.opacity, 1), c)
+      case .shape(let shape, let paint):
+        c = over(paint.color(p) * shape.coverage(p.x, p.y), c)
+      case .none:
+        break
+      }
+      // Over white, as a viewer shows a transparent canvas.
+      let r = Double(c.x + (1 - c.w))
+      let g = Double(c.y + (1 - c.w))
+      let b = Double(c.z + (1 - c.w))
+      sum += 0.2126 * r + 0.7152 * g + 0.0722 * b
     }
     return sum / Double(columns * rows)
   }
 
-  /// A glass layer's body over `c` at `p` (`GlassOptics.shade`), by its coverage.
+  /// A glass layer's body (`optics`, in its look) over `colors` at `points`
+  /// (`GlassOptics.shade`), by its coverage at each.
   private func glassFace(
-    _ layer: GlassLayer, _ container: ContainerShape?, look: GlassLook, _ p: SIMD2<Float>, over c: SIMD4<Float>
-  ) -> SIMD4<Float> {
-    guard layer.glass.variant != .identity else { return c }
+    _ layer: GlassLayer, _ container: ContainerShape?, optics: GlassOptics, at points: [SIMD2<Float>],
+    over colors: inout [SIMD4<Float>]
+  ) {
+    guard layer.glass.variant != .identity else { return }
     let shape = layer.shape.geometry(in: layer.frame, scale: scale, container: layer.containerShape ?? container)
-    let coverage = shape.coverage(p.x, p.y)
-    guard coverage > 0 else { return c }
-    return c + (optics(layer, look: look).shade(c, glass: layer.glass) - c) * coverage
+    for (k, p) in points.enumerated() {
+      let coverage = shape.coverage(p.x, p.y)
+      guard coverage > 0 else { continue }
+      let c = colors[k]
+      colors[k] = c + (optics.shade(c, glass: layer.glass) - c) * coverage
+    }
   }
 }
 

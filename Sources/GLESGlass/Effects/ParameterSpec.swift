@@ -1,7 +1,7 @@
 /// One parameter of an effect, declared once: its name, unit, range and default.
 /// The table drives validation, the command-line help and the documentation.
 public struct ParameterSpec: Sendable, Equatable {
-  /// The name, as on the command line (`--NAME`) and in scene files.
+  /// The name, as in scene files (and a command line's option for it).
   public var name: String
   /// The unit, such as `px`.
   public var unit: String
@@ -19,20 +19,25 @@ public struct ParameterSpec: Sendable, Equatable {
     "\(summary) (\(unit), \(Self.format(minimum))...\(Self.format(maximum)))"
   }
 
-  /// Throws `invalidParameter` unless `value` is a finite number in range.
+  /// Throws `invalidParameter` unless `value` is a finite number in range:
+  /// `NAME is …` (`problem(with:)`).
   public func check(_ value: Double) throws {
+    if let problem = problem(with: value) { throw GlassError(.invalidParameter, "\(name) \(problem)") }
+  }
+
+  /// What is wrong with `value`, after the parameter's name (`is -3 px, out of
+  /// range; give a value from 0 to 65536`); nil when it is a finite number in
+  /// range. A front end names the parameter its own way (an option, a field).
+  public func problem(with value: Double) -> String? {
     guard value.isFinite else {
-      throw GlassError(
-        .invalidParameter,
-        "--\(name) must be a number, not \(value); give a value in \(unit) from \(Self.format(minimum)) to \(Self.format(maximum))"
-      )
+      return "must be a number, not \(value); give a value in \(unit) from \(Self.format(minimum)) to "
+        + Self.format(maximum)
     }
     guard value >= minimum, value <= maximum else {
-      throw GlassError(
-        .invalidParameter,
-        "--\(name) is \(Self.format(value)) \(unit), out of range; give a value from \(Self.format(minimum)) to \(Self.format(maximum))"
-      )
+      return "is \(Self.format(value)) \(unit), out of range; give a value from \(Self.format(minimum)) to "
+        + Self.format(maximum)
     }
+    return nil
   }
 
   /// A number the shortest way that reads back the same: whole numbers without `.0`.

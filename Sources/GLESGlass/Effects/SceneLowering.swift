@@ -21,9 +21,11 @@ struct SceneLowering {
   /// The look of each glass layer and container, by layer index, decided once.
   let looks = LookMemo()
 
-  /// The looks decided so far (`glassLook(at:)`).
+  /// The looks decided so far (`glassLook(at:)`), and the optics of each glass
+  /// layer's or container's glass in its look (`backdropOptics(at:)`), by layer index.
   final class LookMemo {
     var values: [Int: GlassLook] = [:]
+    var optics: [Int: [GlassOptics]] = [:]
   }
 
   var scale: Double { Double(scene.scale) }
@@ -102,11 +104,13 @@ struct SceneLowering {
       let frame = pixelFrame(l.frame)
       let (pixels, overflow) = frame.width.multipliedReportingOverflow(by: frame.height)
       guard overflow || pixels > maxPixels else { continue }
+      let raisable = !overflow && pixels <= PNGCodec.maximumMaxPixels
       throw GlassError(
         .imageTooLarge,
         "an extended image is fitted to its whole frame, \(frame.size) pixels, over the limit "
-          + "of \(maxPixels); make the frame smaller or raise --max-pixels",
-        at: GlassError.Location(jsonPath: "layers[\(index)].frame"))
+          + "of \(maxPixels); make the frame smaller\(raisable ? " or raise the pixel limit" : "")",
+        at: GlassError.Location(jsonPath: "layers[\(index)].frame"),
+        hint: raisable ? .raiseMaxPixels(needed: pixels) : nil)
     }
   }
 
@@ -320,6 +324,28 @@ struct SceneLowering {
   /// under the union of its frames.
   func glassLook(at index: Int) throws -> GlassLook {
     if let look = looks.values[index] { return look }
+    let look = try decideGlassLook(at: index)
+    looks.values[index] = look
+    return look
+  }
+
+  /// The optics of the glass of the layer or container at `index` in its look,
+  /// one for a glass layer, one per united glass of a container, worked out once
+  /// (the backdrop estimate under each later layer composites them).
+  func backdropOptics(at index: Int) throws -> [GlassOptics] {
+    if let optics = looks.optics[index] { return optics }
+    let look = try glassLook(at: index)
+    let optics: [GlassOptics] =
+      switch scene.layers[index] {
+      case .glass(let layer): [self.optics(layer, look: look)]
+      case .container(let container): container.unitedGlass.map { self.optics($0, look: look) }
+      case .image, .shape, .material, .text: []
+      }
+    looks.optics[index] = optics
+    return optics
+  }
+
+  private func decideGlassLook(at index: Int) throws -> GlassLook {
     let environment = scene.environment
     var glass: [GlassLayer] = []
     switch scene.layers[index] {
@@ -346,7 +372,6 @@ struct SceneLowering {
         shortSide: min(union.width, union.height), variant: variant, environment: environment
       ) { try backdropLuminance(under: index, in: union, ground: .none) }
     }
-    looks.values[index] = look
     return look
   }
 

@@ -1,6 +1,11 @@
 /// The one error type of GLESGlass: a code, a message that says what failed and how
-/// to fix it, and the underlying cause (an EGL error name, a shader info log, a
-/// libpng message) when there is one.
+/// to fix it, the underlying cause (an EGL error name, a shader info log, a
+/// libpng message) when there is one, and the fix as a value (`Hint`) when a front
+/// end has its own control for it.
+///
+/// The library never names a command-line flag: its message says the fix in the
+/// API's terms or neutrally ("raise the pixel limit"), and `hint` says which
+/// setting that is, so that a command line can name its flag for it.
 public struct GlassError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What kind of failure this is; stable across releases, usable in scripts.
   public enum Code: String, Sendable, CaseIterable {
@@ -24,6 +29,51 @@ public struct GlassError: Error, Equatable, Sendable, CustomStringConvertible {
     case outputFailure = "output-failure"
     /// Two images differ by more than the allowed limit.
     case imagesDiffer = "images-differ"
+  }
+
+  /// A fix the message suggests, as a value: the setting of the API it changes.
+  /// A front end names its own control for it (the command line, its flag).
+  public enum Hint: Sendable, Equatable, CaseIterable, CustomStringConvertible {
+    /// Raise the pixel limit (`maxPixels`) to at least `needed` pixels.
+    case raiseMaxPixels(needed: Int)
+    /// Render on the CPU backend (`BackendChoice.cpu`): it needs no GPU and has
+    /// no texture size limit.
+    case useCPUBackend
+    /// Record references in this mode (`GoldenCheckOptions.record`).
+    case record(GoldenRecordMode)
+    /// Lower the blur's standard deviation
+    /// (`BackgroundExtensionEffect.Parameters.sigmaPixels`).
+    case lowerSigma
+    /// Lower the animation's frame rate or hold (`AnimationRenderer.Options.fps`,
+    /// `holdSeconds`).
+    case lowerFrameRateOrHold
+    /// Render 8 bits per channel (`RGBAImage.Depth.eight`), or write a PNG.
+    case eightBitDepth
+    /// Name a folder for the failures' images (`GoldenCheckOptions.artifacts`).
+    case artifactsFolder
+    /// Read the manifest from a file (`BatchManifest(path:outputDirectory:)`), or
+    /// pipe it into standard input.
+    case manifestFile
+
+    /// One of each kind (`raiseMaxPixels` with 1 pixel, `record` in every mode).
+    public static var allCases: [Hint] {
+      [.raiseMaxPixels(needed: 1), .useCPUBackend] + GoldenRecordMode.allCases.map { .record($0) }
+        + [.lowerSigma, .lowerFrameRateOrHold, .eightBitDepth, .artifactsFolder, .manifestFile]
+    }
+
+    /// The setting, in the API's terms: `maxPixels ≥ 40000`, `BackendChoice.cpu`.
+    public var description: String {
+      switch self {
+      case .raiseMaxPixels(let needed): "maxPixels \u{2265} \(needed)"
+      case .useCPUBackend: "BackendChoice.cpu"
+      case .record(let mode): "GoldenRecordMode.\(mode.rawValue)"
+      case .lowerSigma: "BackgroundExtensionEffect.Parameters.sigmaPixels"
+      case .lowerFrameRateOrHold: "AnimationRenderer.Options.fps, holdSeconds"
+      case .eightBitDepth: "RGBAImage.Depth.eight"
+      case .artifactsFolder: "GoldenCheckOptions.artifacts"
+      case .manifestFile: "BatchManifest(path:outputDirectory:)"
+      }
+    }
   }
 
   /// Where in a file an error is: the file, a line (and column) in it, a JSON
@@ -63,22 +113,29 @@ public struct GlassError: Error, Equatable, Sendable, CustomStringConvertible {
   public let message: String
   /// The lower-level reason, verbatim, when there is one.
   public let cause: String?
+  /// The fix the message suggests, as a value, when a front end may name its own
+  /// control for it (the message says it in the API's terms or neutrally).
+  public var hint: Hint?
   /// Where the error is, outermost first: the manifest line of a batch job, the
   /// scene file and the field in it, the image file that field names. Empty when
   /// the error is about no file.
   public private(set) var locations: [Location]
 
-  /// Makes an error with a message, an optional cause and where it is.
-  public init(_ code: Code, _ message: String, cause: String? = nil, at location: Location? = nil) {
+  /// Makes an error with a message, an optional cause, where it is, and the fix
+  /// its message suggests as a value.
+  public init(
+    _ code: Code, _ message: String, cause: String? = nil, at location: Location? = nil, hint: Hint? = nil
+  ) {
     self.code = code
     self.message = message
     self.cause = cause
     self.locations = location.map { [$0] } ?? []
+    self.hint = hint
   }
 
   /// Makes an error about a file: `path: message`.
-  public init(_ code: Code, _ message: String, cause: String? = nil, file path: String) {
-    self.init(code, message, cause: cause, at: Location(file: path))
+  public init(_ code: Code, _ message: String, cause: String? = nil, file path: String, hint: Hint? = nil) {
+    self.init(code, message, cause: cause, at: Location(file: path), hint: hint)
   }
 
   /// The innermost file the error is in (the scene, the image, the manifest).
@@ -131,9 +188,9 @@ public struct GlassError: Error, Equatable, Sendable, CustomStringConvertible {
     located(Location(file: file, line: line, jsonPath: jsonPath))
   }
 
-  /// The same error with another message, in the same place.
+  /// The same error with another message, in the same place, with the same hint.
   public func rephrased(_ message: String) -> GlassError {
-    var error = GlassError(code, message, cause: cause)
+    var error = GlassError(code, message, cause: cause, hint: hint)
     error.locations = locations
     return error
   }

@@ -65,6 +65,32 @@ public enum ComparisonMask: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
+extension ComparisonMask {
+  /// Reads one mask as a mask file writes it: `x,y,width,height` in points (a
+  /// line that starts with a digit, a sign or a point), else a layer's or view's
+  /// JSON path (`layers[3]`, `body.children[1]`).
+  public static func parsing(_ text: String) throws -> ComparisonMask {
+    guard let first = text.first else {
+      throw GlassError(
+        .invalidParameter, "the mask is empty; write x,y,width,height in points, or a layer's or view's JSON path")
+    }
+    return first.isNumber || "+-.".contains(first) ? try rect(parsing: text) : .path(text)
+  }
+
+  /// The masks of the mask file at `path`, one a line (`parsing(_:)`); blank
+  /// lines and `#` comments are skipped (`ListFile`). Throws naming the file and
+  /// the line at fault.
+  public static func list(contentsOf path: String) throws -> [ComparisonMask] {
+    try ListFile.lines(of: path, what: "the mask file").map { line in
+      do {
+        return try parsing(line.text)
+      } catch let error as GlassError {
+        throw error.located(file: path, line: line.line)
+      }
+    }
+  }
+}
+
 extension ComparisonOptions {
   /// The masked pixels of `scene` (laid out, with `images`) at its scale, as
   /// rectangles on its canvas (each clipped to it); throws naming a path that
@@ -144,16 +170,7 @@ extension ImageComparison {
       throw GlassError(
         .invalidParameter, "the images differ in size: \(a.size) and \(b.size); compare images of one size")
     }
-    // One flag a pixel, so that many masks cost one pass.
-    var isMasked = [Bool](repeating: false, count: a.size.pixelCount)
-    let whole = PixelRect(size: a.size)
-    for rect in masked {
-      let r = rect.intersection(whole)
-      guard !r.isEmpty else { continue }
-      for y in r.y..<r.maxY {
-        for x in r.x..<r.maxX { isMasked[y * a.width + x] = true }
-      }
-    }
+    let isMasked = Self.maskFlags(masked, size: a.size)
     var left = 0
     try self.init(
       a, b,
@@ -170,6 +187,21 @@ extension ImageComparison {
         return true
       })
     ignored = left
+  }
+
+  /// One flag a pixel of an image of `size`, true where a rectangle of `masked`
+  /// covers it (row by row): many masks cost one pass, and a lookup after.
+  static func maskFlags(_ masked: [PixelRect], size: PixelSize) -> [Bool] {
+    var flags = [Bool](repeating: false, count: size.pixelCount)
+    let whole = PixelRect(size: size)
+    for rect in masked {
+      let r = rect.intersection(whole)
+      guard !r.isEmpty else { continue }
+      for y in r.y..<r.maxY {
+        for x in r.x..<r.maxX { flags[y * size.width + x] = true }
+      }
+    }
+    return flags
   }
 
   /// `a` with every pixel that differs from `b` and that pixelmatch's detector

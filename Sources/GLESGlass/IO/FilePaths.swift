@@ -194,7 +194,8 @@ public enum FilePaths {
     let made = bytes.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
     guard made != nil else {
       throw GlassError(
-        .outputFailure, "cannot make a folder in \(base): \(reason(errno, folder: base)); or name one with --artifacts")
+        .outputFailure, "cannot make a folder in \(base): \(reason(errno, folder: base)); or name a folder of your own",
+        hint: .artifactsFolder)
     }
     return String(decoding: bytes.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }

@@ -102,7 +102,7 @@ public struct ImageComparison: Sendable, Equatable {
 
 extension ImageComparison {
   /// How far two images may differ: the limits of `glass-gpu compare` and
-  /// `glass-gpu goldens` (`--max-diff`, `--max-share`). A nil limit is not checked.
+  /// `glass-gpu goldens`. A nil limit is not checked.
   public struct Limits: Sendable, Equatable {
     /// The largest channel difference allowed, in 1/255 steps.
     public var maxDifference: Double?
@@ -118,22 +118,57 @@ extension ImageComparison {
     /// No difference at all.
     public static let exact = Limits(maxDifference: 0)
 
-    /// One sentence for each limit `comparison` exceeds; empty when it meets them.
-    public func violations(_ comparison: ImageComparison) -> [String] {
-      var found: [String] = []
+    /// A limit a comparison exceeds: which, what was measured, and the limit.
+    public struct Violation: Sendable, Equatable, CustomStringConvertible {
+      /// Which of the limits.
+      public enum Limit: Sendable, Equatable {
+        /// `maxDifference`, in 1/255 steps.
+        case maxDifference
+        /// `maxSharePercent`, a percentage of the pixels.
+        case maxSharePercent
+      }
+
+      /// The limit exceeded.
+      public var limit: Limit
+      /// What was measured: `the images differ by 12/255 at (3, 4)`.
+      public var measured: String
+      /// The limit's value.
+      public var allowed: Double
+
+      /// `the images differ by 12/255 at (3, 4), over the limit of 2/255`.
+      public var description: String {
+        switch limit {
+        case .maxDifference: "\(measured), over the limit of \(ParameterSpec.format(allowed))/255"
+        case .maxSharePercent: "\(measured), over the limit of \(ParameterSpec.format(allowed)) %"
+        }
+      }
+    }
+
+    /// Each limit `comparison` exceeds; empty when it meets them.
+    public func exceeded(by comparison: ImageComparison) -> [Violation] {
+      var found: [Violation] = []
       if let maxDifference, comparison.maxDifference > maxDifference + 1e-9 {
         let at = comparison.worstPixel.map { " at (\($0.x), \($0.y))" } ?? ""
         found.append(
-          "the images differ by \(String(format: "%.3g", comparison.maxDifference))/255\(at), over --max-diff "
-            + ParameterSpec.format(maxDifference))
+          Violation(
+            limit: .maxDifference,
+            measured: "the images differ by \(String(format: "%.3g", comparison.maxDifference))/255\(at)",
+            allowed: maxDifference))
       }
       let share = 100 * comparison.fractionOverOne
       if let maxSharePercent, share > maxSharePercent {
         found.append(
-          "\(String(format: "%.4f", share)) % of pixels differ by more than 1/255, over --max-share "
-            + ParameterSpec.format(maxSharePercent))
+          Violation(
+            limit: .maxSharePercent,
+            measured: "\(String(format: "%.4f", share)) % of pixels differ by more than 1/255",
+            allowed: maxSharePercent))
       }
       return found
+    }
+
+    /// One sentence for each limit `comparison` exceeds; empty when it meets them.
+    public func violations(_ comparison: ImageComparison) -> [String] {
+      exceeded(by: comparison).map(\.description)
     }
   }
 

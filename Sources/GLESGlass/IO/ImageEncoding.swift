@@ -106,7 +106,8 @@ public struct ImageEncoding: Sendable, Equatable {
     let output = path.map { " (\($0))" } ?? ""
     throw GlassError(
       .invalidParameter,
-      "\(format.displayName) output\(output) holds 8 bits per channel, not 16; give --depth 8, or write a PNG")
+      "\(format.displayName) output\(output) holds 8 bits per channel, not 16; render 8 bits per channel, or write "
+        + "a PNG", hint: .eightBitDepth)
   }
 
   /// Encodes `image` as `format` and hands the whole file to `body`. `name` names

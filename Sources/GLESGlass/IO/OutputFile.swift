@@ -99,7 +99,7 @@ extension PNGCodec {
         do {
           try FilePaths.makeFolders(folder)
         } catch let error as GlassError {
-          throw GlassError(error.code, "cannot write \(named): \(error.message)", cause: error.cause)
+          throw GlassError(error.code, "cannot write \(named): \(error.message)", cause: error.cause, hint: error.hint)
         }
       }
       guard stat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {

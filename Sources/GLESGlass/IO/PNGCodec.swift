@@ -314,13 +314,14 @@ public enum PNGCodec {
     let limit = min(maxPixels, maximumMaxPixels)
     let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
     guard overflow || pixels > limit else { return }
-    let fix =
-      limit < maximumMaxPixels
-      ? "raise it with --max-pixels if you mean it" : "that is more than glass-gpu can hold in memory"
+    // Raising the limit helps up to what the library can hold.
+    let raisable = !overflow && pixels <= maximumMaxPixels
     throw GlassError(
       .imageTooLarge,
       "\(what): \(size) is \(amount(overflow ? Int.max : pixels, near: limit)), over the limit of "
-        + "\(amount(limit, near: overflow ? Int.max : pixels)); \(fix)")
+        + "\(amount(limit, near: overflow ? Int.max : pixels)); "
+        + (raisable ? "raise the pixel limit if you mean it" : "that is more than glass-gpu can hold in memory"),
+      hint: raisable ? .raiseMaxPixels(needed: pixels) : nil)
   }
 
   /// The largest `maxPixels` accepted: 2^31 pixels (16 GiB at 16 bits per channel).

@@ -101,7 +101,8 @@ struct ContentFitting {
     } catch let error as GlassError {
       if titled && error.jsonPath == "text" {
         throw GlassError(
-          error.code, error.message, cause: error.cause, at: GlassError.Location(jsonPath: "\(fields).title"))
+          error.code, error.message, cause: error.cause, at: GlassError.Location(jsonPath: "\(fields).title"),
+          hint: error.hint)
       }
       throw error.located(GlassError.Location(jsonPath: fields))
     }

@@ -319,6 +319,40 @@ public struct EnvironmentVariant: Hashable, Sendable {
     return variants
   }
 
+  /// The variants of the environments file at `path`: each line a variant, or
+  /// several separated by commas as `list(_:)` reads them; blank lines and `#`
+  /// comments are skipped (`ListFile`). Throws naming the file and the line at
+  /// fault: a bad word, a variant given twice (with the line of its first), or
+  /// a file that names none.
+  public static func list(contentsOf path: String) throws -> [EnvironmentVariant] {
+    var variants: [EnvironmentVariant] = []
+    var lines: [String: Int] = [:]
+    for line in try ListFile.lines(of: path, what: "the environments file") {
+      for name in line.text.split(separator: ",", omittingEmptySubsequences: false) {
+        let variant: EnvironmentVariant
+        do {
+          variant = try Self(name.trimmingCharacters(in: .whitespaces))
+        } catch let error as GlassError {
+          throw error.located(file: path, line: line.line)
+        }
+        if let first = lines[variant.name] {
+          throw GlassError(
+            .invalidParameter,
+            "the variant \"\(variant.name)\" is given twice (first on line \(first)); name each variant once",
+            at: GlassError.Location(file: path, line: line.line))
+        }
+        lines[variant.name] = line.line
+        variants.append(variant)
+      }
+    }
+    guard !variants.isEmpty else {
+      throw GlassError(
+        .invalidParameter, "the environments file names no variant; write one a line, such as dark+increaseContrast",
+        file: path)
+    }
+    return variants
+  }
+
   /// `environment` with these settings applied.
   public func applied(to environment: EnvironmentValues) -> EnvironmentValues {
     var env = environment

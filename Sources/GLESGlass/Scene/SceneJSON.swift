@@ -594,7 +594,8 @@ extension Scene {
       } catch let error as GlassError {
         let field = error.jsonPath == ".text" ? "title" : String((error.jsonPath ?? "").dropFirst())
         throw GlassError(
-          error.code, error.message, cause: error.cause, at: GlassError.Location(jsonPath: node.child(field)))
+          error.code, error.message, cause: error.cause, at: GlassError.Location(jsonPath: node.child(field)),
+          hint: error.hint)
       }
       let (frame, fit) = try frame(
         o.required("frame"), fittingWith: ButtonStyle.horizontalPadding, ButtonStyle.verticalPadding)

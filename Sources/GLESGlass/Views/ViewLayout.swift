@@ -54,7 +54,8 @@ struct ViewLayout {
     func relocated(_ error: GlassError, field: String) -> GlassError {
       guard !isWritten else {
         return GlassError(
-          error.code, error.message, cause: error.cause, at: GlassError.Location(jsonPath: path + field))
+          error.code, error.message, cause: error.cause, at: GlassError.Location(jsonPath: path + field),
+          hint: error.hint)
       }
       var field = field
       var at = path
@@ -69,7 +70,8 @@ struct ViewLayout {
       }
       if field.hasPrefix(".") { field.removeFirst() }
       let message = field.isEmpty ? error.message : "laid out, its \(field): \(error.message)"
-      return GlassError(error.code, message, cause: error.cause, at: GlassError.Location(jsonPath: at))
+      return GlassError(
+        error.code, message, cause: error.cause, at: GlassError.Location(jsonPath: at), hint: error.hint)
     }
   }
 

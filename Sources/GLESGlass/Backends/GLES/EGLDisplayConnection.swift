@@ -162,8 +162,8 @@ final class EGLDisplayConnection: @unchecked Sendable {
     return GlassError(
       .gpuUnavailable,
       "no EGL display with OpenGL ES 3 could be opened; install Mesa (apt-get install libegl1 "
-        + "libgles2 libegl-mesa0 libgl1-mesa-dri) or use --backend cpu",
-      cause: reasons)
+        + "libgles2 libegl-mesa0 libgl1-mesa-dri) or render on the CPU backend",
+      cause: reasons, hint: .useCPUBackend)
   }
 
   private static func openGBM(client: Set<String>, attempts: inout [PlatformAttempt]) -> EGLDisplayConnection? {

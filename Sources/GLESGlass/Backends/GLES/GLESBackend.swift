@@ -257,7 +257,9 @@ final class GLESState {
     self.connection = connection
     self.kept = kept
     guard let config = EGLDisplayConnection.chooseConfig(connection.display) else {
-      throw GlassError(.gpuUnavailable, "no EGL config renders OpenGL ES 3; use --backend cpu", cause: eglErrorName())
+      throw GlassError(
+        .gpuUnavailable, "no EGL config renders OpenGL ES 3; render on the CPU backend", cause: eglErrorName(),
+        hint: .useCPUBackend)
     }
     let context: EGLContext
     switch EGLDisplayConnection.createContext(connection.display, config) {
@@ -265,7 +267,8 @@ final class GLESState {
       (context, contextVersion) = made
     case .failure(let error):
       throw GlassError(
-        .gpuUnavailable, "no OpenGL ES 3.x context could be created; use --backend cpu", cause: error.description)
+        .gpuUnavailable, "no OpenGL ES 3.x context could be created; render on the CPU backend",
+        cause: error.description, hint: .useCPUBackend)
     }
     guard eglMakeCurrent(connection.display, cegl_no_surface(), cegl_no_surface(), context) == EGL_TRUE else {
       let error = eglErrorName()
@@ -313,8 +316,8 @@ final class GLESState {
       } catch let error as GlassError {
         throw GlassError(
           .gpuUnavailable,
-          "this OpenGL ES \(contextVersion) driver cannot render to \(format) textures; use --backend cpu",
-          cause: error.cause)
+          "this OpenGL ES \(contextVersion) driver cannot render to \(format) textures; render on the CPU backend",
+          cause: error.cause, hint: .useCPUBackend)
       }
     }
     glBindFramebuffer(glEnum(GL_FRAMEBUFFER), 0)
