@@ -2,6 +2,11 @@
 // `#version 300 es` and the variant's #defines before this file.
 precision highp float;
 precision highp int;
+// A fragment shader's samplers are lowp unless declared otherwise, and so is what
+// a lookup returns: Mesa then computed with the texels at binary16 precision, not
+// in float as the CPU kernels do (llvmpipe's downsample and upsample passes were
+// up to a few binary16 steps off the CPU's, most of them low).
+precision highp sampler2D;
 
 // Math/Reflect.swift reflectIndex: -i-1 below 0, 2n-1-i above n-1, period 2n.
 int reflectIndex(int i, int n) {
@@ -75,8 +80,42 @@ vec4 encodeStraightSRGB(vec4 p, float codes) {
 // RAW_OUTPUT: the primitive writes its own output (MirrorExtend).
 #if defined(RAW_OUTPUT)
 #elif defined(OUTPUT_LINEAR_HALF)
+// Math/Half.swift Half.round, four lanes: the nearest binary16 value (ties to
+// even). A pass writing RGBA16F emits values already rounded so, and the driver's
+// own conversion has nothing left to round: llvmpipe's rounds toward zero
+// (gallivm lp_build_float_to_half), which left each pass up to a binary16 step
+// low against the CPU's Half.round, and the steps added up along a frost pyramid.
+vec4 roundToHalf(vec4 x) {
+  uvec4 bits = floatBitsToUint(x);
+  uvec4 magnitude = bits & 0x7FFFFFFFu;
+  uvec4 rounded = (magnitude + 0x0FFFu + ((magnitude >> 13) & 1u)) & 0xFFFFE000u;
+  vec4 normal = uintBitsToFloat((bits & 0x80000000u) | rounded);
+  // Past 65504: infinity of the sign; NaN stays NaN.
+  vec4 huge = mix(uintBitsToFloat((bits & 0x80000000u) | 0x7F800000u), x,
+                  greaterThan(magnitude, uvec4(0x7F800000u)));
+  // Subnormal binary16: multiples of 2^-24.
+  vec4 small = roundEven(x * 16777216.0) * (1.0 / 16777216.0);
+  vec4 r = mix(normal, huge, greaterThanEqual(magnitude, uvec4(0x477FF000u)));
+  return mix(r, small, lessThan(magnitude, uvec4(0x38800000u)));
+}
+
+#ifdef BLEND_OVER
+// The pass composites its premultiplied colour over what its target held
+// (CPUKernels.Target.store's blend), and the sum is rounded once, as the CPU
+// rounds it: not by GL blending, whose sum the driver rounds as it rounds its
+// stores. The backend first copies the pass's rect of the target here, an image
+// of the target's size.
+uniform sampler2D u_destination;  // read with texelFetch
+#endif
+
 out vec4 fragColor;
-void emit(vec4 premultiplied) { fragColor = premultiplied; }
+void emit(vec4 premultiplied) {
+#ifdef BLEND_OVER
+  vec4 below = texelFetch(u_destination, ivec2(gl_FragCoord.xy), 0);
+  premultiplied = premultiplied + below * (1.0 - premultiplied.a);
+#endif
+  fragColor = roundToHalf(premultiplied);
+}
 #elif defined(OUTPUT_SRGB8)
 out vec4 fragColor;
 void emit(vec4 premultiplied) { fragColor = encodeStraightSRGB(premultiplied, 255.0); }
@@ -249,5 +288,5 @@ float shapeCoverage(vec2 p) { return clamp(0.5 - shapeDistance(p), 0.0, 1.0); }
 float shapeCoverage(vec2 p) { return 1.0; }
 #endif
 
-// Blend: premultiplied source over what the target holds is GL blending
-// (ONE, ONE_MINUS_SRC_ALPHA), set by the backend for passes that blend.
+// Blend: premultiplied source over what the target holds is BLEND_OVER (above),
+// set by the backend for passes that blend.

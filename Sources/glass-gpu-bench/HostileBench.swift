@@ -11,12 +11,15 @@ struct HostileBench: ParsableCommand {
     abstract:
       "Time and measure the peak memory of glass-gpu on hostile inputs (tiny files claiming huge images, a huge image shown small, one image in 5000 layers).",
     discussion: """
-      The inputs are made in a temporary folder. Each case runs the glass-gpu found
-      beside this benchmark as its own process on the CPU backend; its peak resident
-      memory is what it reports with GLASS_GPU_PEAK_MEMORY_FILE.
+      The inputs are made in a temporary folder, so it runs from any folder. Each
+      case runs glass-gpu as its own process on the CPU backend: the one --glass-gpu
+      names, else the one beside this benchmark's executable, else the first on
+      PATH. Its peak resident memory is what it reports with
+      GLASS_GPU_PEAK_MEMORY_FILE.
 
-      Example:
+      Examples:
         glass-gpu-bench hostile
+        glass-gpu-bench hostile --glass-gpu .build/release/glass-gpu --side 2000
       """)
 
   @Option(help: "Side of the large valid image, in pixels.")
@@ -25,7 +28,19 @@ struct HostileBench: ParsableCommand {
   @Option(help: "Image layers naming one image in the repeated-work case.")
   var layers = 5_000
 
+  @Option(
+    name: .customLong("glass-gpu"),
+    help: ArgumentHelp(
+      "The glass-gpu to run (default: the one beside this benchmark, else glass-gpu on PATH).", valueName: "path"))
+  var glassGPU: String?
+
+  func validate() throws {
+    guard side > 0 else { throw ValidationError("--side is \(side); give 1 or more pixels") }
+    guard layers > 0 else { throw ValidationError("--layers is \(layers); give 1 or more") }
+  }
+
   func run() throws {
+    let binary = try Self.glassGPUExecutable(named: glassGPU)
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glass-gpu-hostile-\(getpid())")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -82,7 +97,7 @@ struct HostileBench: ParsableCommand {
     print("status   wall s   peak MB   case / first line of stderr")
     for (name, arguments) in cases {
       let withBackend = arguments[0] == "validate" ? arguments : arguments + ["--backend", "cpu"]
-      let run = try measure(withBackend, report: path("peak"))
+      let run = try measure(binary, withBackend, report: path("peak"))
       print(String(format: "%6d %8.2f %9.1f   %@", run.status, run.seconds, Double(run.peakKilobytes) / 1000, name))
       if let line = run.stderr.split(separator: "\n").first {
         print("                            \(line.replacingOccurrences(of: folder.path + "/", with: ""))")
@@ -111,19 +126,45 @@ struct HostileBench: ParsableCommand {
     var stderr: String
   }
 
-  func measure(_ arguments: [String], report: String) throws -> Run {
-    let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-      .appendingPathComponent("glass-gpu")
+  /// The glass-gpu to run: `path` when given, else the one beside this
+  /// benchmark's own executable (found from /proc/self/exe, not from the
+  /// working folder or how it was started), else the first on PATH.
+  static func glassGPUExecutable(named path: String?) throws -> String {
+    let files = FileManager.default
+    if let path {
+      guard files.isExecutableFile(atPath: path) else {
+        throw ValidationError("--glass-gpu \(path) is not an executable file; give the path of the built glass-gpu")
+      }
+      return path
+    }
+    let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    let beside = folder.appendingPathComponent("glass-gpu").path
+    if files.isExecutableFile(atPath: beside) { return beside }
+    let searched = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
+    for directory in searched where !directory.isEmpty {
+      let candidate = URL(fileURLWithPath: directory).appendingPathComponent("glass-gpu").path
+      if files.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    throw ValidationError(
+      "no glass-gpu beside this benchmark (\(folder.path)) or on PATH; build it (swift build -c release) "
+        + "and give its path with --glass-gpu PATH")
+  }
+
+  func measure(_ binary: String, _ arguments: [String], report: String) throws -> Run {
     try? FileManager.default.removeItem(atPath: report)
     let process = Process()
-    process.executableURL = binary
+    process.executableURL = URL(fileURLWithPath: binary)
     process.arguments = arguments
     process.environment = ProcessInfo.processInfo.environment.merging(["GLASS_GPU_PEAK_MEMORY_FILE": report]) { $1 }
     let err = Pipe()
     process.standardError = err
     process.standardOutput = FileHandle.nullDevice
     let start = Date()
-    try process.run()
+    do {
+      try process.run()
+    } catch {
+      throw BenchFailure("cannot run \(binary): \(error.localizedDescription)")
+    }
     let data = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     let seconds = Date().timeIntervalSince(start)

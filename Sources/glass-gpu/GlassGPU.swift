@@ -10,10 +10,11 @@ struct GlassGPU: ParsableCommand {
     discussion: """
       Input images are PNG (any colour type libpng reads, 8 or 16 bits), JPEG or
       WebP, told apart by their content, upright by their EXIF orientation, and
-      taken as sRGB (an embedded colour profile is not converted). Output is
-      RGBA PNG, written to a temporary name and renamed, so a failed or interrupted
-      command leaves no file behind; an output that is one of the inputs is refused;
-      an output's missing folders are made.
+      taken as sRGB (an embedded colour profile is not converted). Output is an
+      RGBA PNG (8 or 16 bits), a JPEG or a WebP (8 bits), by the output's extension
+      or --format, written to a temporary name and renamed, so a failed or
+      interrupted command leaves no file behind; an output that is one of the
+      inputs is refused; an output's missing folders are made.
       Errors go to stderr with a non-zero exit status.
       """,
     version: "0.1.0",

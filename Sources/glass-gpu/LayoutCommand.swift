@@ -12,7 +12,7 @@ struct LayoutCommand: ParsableCommand {
       (every layout modifier is a view of its own: padding, frame, ...), its frame in
       points (x, y, width, height; edges snapped to device pixels) and its JSON path
       in the file. --json prints one JSON document instead (docs/layout.md gives its
-      shape). --outline PNG also renders the scene and draws each frame over it as a
+      shape). --outline FILE also renders the scene and draws each frame over it as a
       1-pixel outline on the frame's edge pixels, coloured by depth (red, orange,
       green, cyan, blue, purple, then again), as a view debugger shows them.
 
@@ -45,7 +45,9 @@ struct LayoutCommand: ParsableCommand {
   @Flag(help: "Print one JSON document instead of text (its shape: docs/layout.md).")
   var json = false
 
-  @Option(help: ArgumentHelp("Also render the scene and write it here with every frame outlined.", valueName: "PNG"))
+  @Option(
+    help: ArgumentHelp(
+      "Also render the scene and write it here (.png, .jpg or .webp) with every frame outlined.", valueName: "image"))
   var outline: String?
 
   @Option(help: "The backend of --outline's render: gpu, cpu, or auto (GPU, else CPU, and says so).")

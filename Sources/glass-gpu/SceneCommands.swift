@@ -184,13 +184,18 @@ struct Render: ParsableCommand {
       output is the canvas size times the scale, in pixels. The output's extension
       picks its format (.png, .jpg or .jpeg, .webp), or --format does; PNG is
       lossless at 8 or 16 bits, JPEG (4:2:0, no transparency) and WebP lossy at 8
-      bits and --quality. Every format is tagged sRGB.
+      bits and --quality. Every format is tagged sRGB. In a scene with states,
+      --state renders one of them, and --time the moment of the transition that
+      many seconds in (from --from to --to, else the scene's "transition", along
+      --animation, else the scene's timing curve).
 
       Examples:
         glass-gpu render Assets/scenes/landmarks.json -o out/landmarks.png
         glass-gpu render scene.json -o scene@3x.png --scale 3 --backend cpu --timings
         glass-gpu render Assets/scenes/landmarks.json -o out/hero.jpg --quality 85
         glass-gpu render Assets/scenes/landmarks.json -o out/hero.webp
+        glass-gpu render Assets/scenes/layout-badge-column.json --state expanded -o expanded.png
+        glass-gpu render Assets/scenes/morph.json --time 0.15 -o moment.png
       """)
 
   @OptionGroup var options: SceneOptions

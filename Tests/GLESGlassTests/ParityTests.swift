@@ -45,16 +45,17 @@ struct ParityCase: Sendable, CustomTestStringConvertible {
 
 @Suite("GPU and CPU render the same pixels")
 struct ParityTests {
-  /// The bar of the issue: no channel off by more than 2/255, and at most 0.1 %
-  /// of pixels off by more than 1/255. And, for an error under one step that
-  /// touches every pixel, PSNR >= 56 dB and no channel's mean off by more than
-  /// 0.25/255. What bounds them on llvmpipe: the GPU's bilinear taps on binary16
-  /// levels round down (see PrimitiveConformanceTests), so each pyramid level adds
-  /// a small negative bias. Measured over these cases: PSNR 58.07 dB at the least
-  /// (sigma 150, six levels), mean bias 0.163/255 at the most (alpha of the
-  /// translucent noise). An 8-bit encode biased by 0.45/255 measures 54.0 to
-  /// 58.6 dB and 0.20 to 0.35/255 here: seven of the cases fail.
-  static let bar = ParityBar(maxDifference: 2, minimumPSNR: 56, maximumMeanBias: 0.25)
+  /// What the README states (Accuracy and parity): no channel off by more than
+  /// 1/255, so no pixel over 1/255 (the issue's bar was 2/255 and 0.1 %). And, for
+  /// an error under one step that touches every pixel, PSNR >= 75 dB and no
+  /// channel's mean off by more than 0.01/255. What bounds them: both backends
+  /// round what they store once, to the nearest binary16 (see
+  /// `SceneRenderingTests.demoBar`); the pyramid's levels part only where the
+  /// driver's bilinear weights put a value on the other side of a rounding
+  /// boundary. Measured on llvmpipe over these cases: PSNR 80.24 dB at the least
+  /// (sigma 150, six levels), mean bias 0.0017/255 at the most. While llvmpipe
+  /// rounded the levels toward zero: 58.07 dB and 0.163/255.
+  static let bar = ParityBar(maxDifference: 1, fractionOverOne: 0, minimumPSNR: 75, maximumMeanBias: 0.01)
 
   @Test(.enabled(if: TestGPU.isAvailable, TestGPU.skipReason), arguments: ParityCase.all)
   func parity(_ c: ParityCase) throws {
@@ -100,10 +101,10 @@ struct UnwrittenTexelTests {
   }
 
   @Test(
-    "the demo scenes on new NaN textures are within the scene parity bar of the CPU",
+    "every demo scene on new NaN textures is within the demo parity bar of the CPU",
     .enabled(if: TestGPU.isAvailable, TestGPU.skipReason))
   func scenes() throws {
-    let names = ["landmarks", "badges", "capsules", "material", "concentric", "signin", "hello", "blend", "union"]
+    let names = DemoScenes.all
     let prepared = try names.map { name in
       let (scene, images) = try DemoScenes.load(name)
       return try Renderer.prepare(scene, images: images, depth: .eight)
@@ -113,7 +114,7 @@ struct UnwrittenTexelTests {
     var timings = RenderTimings()
     for (name, (job, image)) in zip(names, zip(prepared, gpu)) {
       let reference = try cpu.render(job, timings: &timings)
-      SceneRenderingTests.bar.check(try ImageComparison(image, reference), "on NaN textures: \(name)")
+      SceneRenderingTests.demoBar.check(try ImageComparison(image, reference), "on NaN textures: \(name)")
     }
   }
 }

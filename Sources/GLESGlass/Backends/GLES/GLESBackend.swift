@@ -194,6 +194,16 @@ extension GLESBackend: RenderBackend {
   }
 }
 
+extension GLESBackend: PassInspectable {
+  func pixels(of image: GLTexture, rect: PixelRect) throws -> [SIMD4<Float>] {
+    try state.pixels(of: image, rect: rect)
+  }
+
+  func clear(_ image: GLTexture) throws {
+    try state.clear(image)
+  }
+}
+
 /// Everything of the GLES backend that lives on the GL thread.
 final class GLESState {
   /// Idle pooled textures kept between renders, in bytes.
@@ -551,6 +561,66 @@ final class GLESState {
     return readback
   }
 
+  /// `rect` of `texture` read now, as `PassOutput.pixels` holds it (tests only):
+  /// binary16 values as Float, or codes. Waits for the passes that write it.
+  func pixels(of texture: GLTexture, rect: PixelRect) throws -> [SIMD4<Float>] {
+    try bindTarget(texture)
+    let count = rect.pixelCount
+    var pixels: [SIMD4<Float>]
+    switch texture.descriptor.format {
+    case .linearHalf:
+      pixels = [SIMD4<Float>](repeating: .zero, count: count)
+      pixels.withUnsafeMutableBytes { buffer in
+        glReadPixels(
+          GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height), glEnum(GL_RGBA),
+          glEnum(GL_FLOAT), buffer.baseAddress)
+      }
+    case .srgb8:
+      var codes = [UInt8](repeating: 0, count: 4 * count)
+      codes.withUnsafeMutableBytes { buffer in
+        glReadPixels(
+          GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height), glEnum(GL_RGBA),
+          glEnum(GL_UNSIGNED_BYTE), buffer.baseAddress)
+      }
+      pixels = Self.widened(codes)
+    case .srgb16:
+      var codes = [UInt32](repeating: 0, count: 4 * count)
+      codes.withUnsafeMutableBytes { buffer in
+        glReadPixels(
+          GLint(rect.x), GLint(rect.y), GLsizei(rect.width), GLsizei(rect.height), glEnum(GL_RGBA_INTEGER),
+          glEnum(GL_UNSIGNED_INT), buffer.baseAddress)
+      }
+      pixels = Self.widened(codes)
+    }
+    try checkGLError("reading back a \(texture.descriptor) image")
+    return pixels
+  }
+
+  /// Sets every pixel of `texture` to zero (tests only), by an upload as the
+  /// NaN of `poisonsNewTextures` is (after a glClear, softpipe's later passes read
+  /// wrong texels).
+  func clear(_ texture: GLTexture) throws {
+    let descriptor = texture.descriptor
+    let format = GLFormat(descriptor.format)
+    let bytesPerPixel = descriptor.format == .srgb8 ? 4 : 8
+    let zeros = [UInt8](repeating: 0, count: bytesPerPixel * descriptor.size.pixelCount)
+    glBindTexture(glEnum(GL_TEXTURE_2D), texture.name)
+    glPixelStorei(glEnum(GL_UNPACK_ROW_LENGTH), 0)
+    zeros.withUnsafeBufferPointer { values in
+      glTexSubImage2D(
+        glEnum(GL_TEXTURE_2D), 0, 0, 0, GLsizei(descriptor.size.width), GLsizei(descriptor.size.height),
+        format.format, format.type, values.baseAddress)
+    }
+    try checkGLError("clearing a \(descriptor) image")
+  }
+
+  /// Codes, four a pixel, as Float.
+  private static func widened<T: BinaryInteger>(_ codes: [T]) -> [SIMD4<Float>] {
+    stride(from: 0, to: codes.count, by: 4).map { i -> SIMD4<Float> in
+      SIMD4<Float>(Float(codes[i]), Float(codes[i + 1]), Float(codes[i + 2]), Float(codes[i + 3]))
+    }
+  }
+
   /// Waits for a readback's fence, then copies its rects out of the mapped
   /// buffer into `target`; returns the milliseconds spent waiting.
   func finishReadback(_ readback: GLReadback, into target: inout RGBAImage) throws -> ReadbackTimes {
@@ -667,6 +737,7 @@ final class GLESState {
     precondition(
       inputs.count <= 1 || (pass.primitive.name == "glass" && inputs.count <= GlassComposite.maximumSources),
       "only glass reads several images")
+    precondition(!pass.blend || output.descriptor.format == .linearHalf, "a pass composites over a linear image")
     let input = inputs.first
     let outputDefine: String =
       switch output.descriptor.format {
@@ -674,9 +745,22 @@ final class GLESState {
       case .srgb8: "OUTPUT_SRGB8"
       case .srgb16: "OUTPUT_SRGB16"
       }
+    // A pass that composites over its target does it in the shader, from a copy of
+    // what the target holds in the pass's rect, and rounds the sum once, as the CPU
+    // does (common.glsl BLEND_OVER): GL blending rounds its sum as the driver rounds
+    // its stores (llvmpipe: toward zero), up to a binary16 step a pass.
+    let blendCopy = pass.blend ? try copyForBlending(output, rect: pass.rect) : nil
+    defer { if let blendCopy { pool.recycle(blendCopy, blendCopy.descriptor) } }
+    let blendDefines = pass.blend ? ["BLEND_OVER"] : []
+    let destination = blendCopy.map { _ in inputs.count }
+    func programKey(_ primitive: Primitive, _ addressing: SourceAddressing) -> ProgramKey {
+      let key = self.key(primitive, addressing, outputDefine)
+      return ProgramKey(primitive: key.primitive, defines: key.defines + blendDefines)
+    }
     let program: GLProgram
     switch pass.primitive {
     case .mirrorExtend(let parameters):
+      precondition(!pass.blend, "the mirror extension replaces its target")
       let integer = input?.descriptor.format == .srgb16
       var defines = ["SOURCE_CANVAS", "RAW_OUTPUT"]
       if integer { defines.append("SOURCE_UINT") }
@@ -685,41 +769,52 @@ final class GLESState {
       glUseProgram(program.name)
       try program.apply(MirrorExtendUniforms(parameters: parameters, integerSource: integer))
     case .downsample(let parameters):
-      var key = key(pass.primitive, parameters.addressing, outputDefine)
+      var key = programKey(pass.primitive, parameters.addressing)
       if case .canvas(let canvas) = parameters.addressing, Self.tapsInsideCanvas(pass.rect, parameters.map, canvas) {
         key = ProgramKey(primitive: key.primitive, defines: ["CANVAS_INSIDE"] + key.defines)
       }
       program = try self.program(key)
       glUseProgram(program.name)
-      try program.apply(DownsampleUniforms(parameters: parameters))
+      try program.apply(
+        BlendOverUniforms(primitive: DownsampleUniforms(parameters: parameters), destination: destination))
     case .convolve(let parameters):
-      program = try self.program(key(pass.primitive, parameters.addressing, outputDefine))
+      program = try self.program(programKey(pass.primitive, parameters.addressing))
       glUseProgram(program.name)
-      try program.apply(ConvolveUniforms(parameters: parameters))
+      try program.apply(
+        BlendOverUniforms(primitive: ConvolveUniforms(parameters: parameters), destination: destination))
     case .upsample(let parameters):
-      program = try self.program(key(pass.primitive, .image, outputDefine))
+      program = try self.program(programKey(pass.primitive, .image))
       glUseProgram(program.name)
-      try program.apply(UpsampleUniforms(parameters: parameters))
+      try program.apply(
+        BlendOverUniforms(primitive: UpsampleUniforms(parameters: parameters), destination: destination))
     case .fill(let parameters):
       let full = parameters.shape.coversFully(pass.rect)
       var defines = [full ? "FULL_COVERAGE" : "SHAPE", outputDefine]
       if parameters.mask != nil { defines.append("MASK") }
-      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: defines))
+      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: defines + blendDefines))
       glUseProgram(program.name)
-      try program.apply(FillUniforms(parameters: parameters, fullCoverage: full))
+      try program.apply(
+        BlendOverUniforms(
+          primitive: FillUniforms(parameters: parameters, fullCoverage: full), destination: destination))
     case .drawImage(let parameters):
       let full = parameters.clip.coversFully(pass.rect)
       program = try self.program(
-        ProgramKey(primitive: pass.primitive.name, defines: [full ? "FULL_COVERAGE" : "SHAPE", outputDefine]))
+        ProgramKey(
+          primitive: pass.primitive.name, defines: [full ? "FULL_COVERAGE" : "SHAPE", outputDefine] + blendDefines))
       glUseProgram(program.name)
-      try program.apply(DrawImageUniforms(parameters: parameters, fullCoverage: full))
+      try program.apply(
+        BlendOverUniforms(
+          primitive: DrawImageUniforms(parameters: parameters, fullCoverage: full), destination: destination))
     case .glass(let parameters):
       let shadowOnly = parameters.showsShadowOnly(in: pass.rect)
       var defines = [GlassUniforms.define(parameters), outputDefine]
       if shadowOnly { defines.append("SHADOW_ONLY") }
-      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: defines))
+      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: defines + blendDefines))
       glUseProgram(program.name)
-      try program.apply(GlassUniforms(parameters: parameters, inputs: inputs.count, shadowOnly: shadowOnly))
+      try program.apply(
+        BlendOverUniforms(
+          primitive: GlassUniforms(parameters: parameters, inputs: inputs.count, shadowOnly: shadowOnly),
+          destination: destination))
     case .copy(let parameters):
       var defines = [outputDefine]
       if let input,
@@ -727,9 +822,9 @@ final class GLESState {
       {
         defines.append("COPY_INSIDE")
       }
-      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: defines))
+      program = try self.program(ProgramKey(primitive: pass.primitive.name, defines: defines + blendDefines))
       glUseProgram(program.name)
-      try program.apply(CopyUniforms(parameters: parameters))
+      try program.apply(BlendOverUniforms(primitive: CopyUniforms(parameters: parameters), destination: destination))
     }
     try bindTarget(output)
     let size = output.descriptor.size
@@ -747,14 +842,38 @@ final class GLESState {
       }
       glBindSampler(GLuint(unit), nearest ? nearestSampler : linearSampler)
     }
-    if inputs.count > 1 { glActiveTexture(glEnum(GL_TEXTURE0)) }
-    if pass.blend {
-      glEnable(glEnum(GL_BLEND))
-      glBlendFunc(glEnum(GL_ONE), glEnum(GL_ONE_MINUS_SRC_ALPHA))
+    if let blendCopy {
+      glActiveTexture(glEnum(GL_TEXTURE0) + GLenum(inputs.count))
+      glBindTexture(glEnum(GL_TEXTURE_2D), blendCopy.name)
+      glBindSampler(GLuint(inputs.count), nearestSampler)
     }
+    if inputs.count > 1 || blendCopy != nil { glActiveTexture(glEnum(GL_TEXTURE0)) }
     glDrawArrays(glEnum(GL_TRIANGLES), 0, 3)
-    if pass.blend { glDisable(glEnum(GL_BLEND)) }
     try checkGLError("running \(pass.name) (\(program.key))")
+  }
+
+  /// An image of `target`'s size holding a copy of `rect` of `target`, where the
+  /// target has it: what a pass that composites over `target` reads as what lies
+  /// below it (BLEND_OVER). From the pool: every blended pass into one target
+  /// reuses the same image.
+  private func copyForBlending(_ target: GLTexture, rect: PixelRect) throws -> GLTexture {
+    let copy = try acquire(target.descriptor)
+    do {
+      try bindTarget(target)
+      try bindTarget(copy)
+      glBindFramebuffer(glEnum(GL_READ_FRAMEBUFFER), target.framebuffer)
+      // A blit is clipped by the scissor box.
+      glDisable(glEnum(GL_SCISSOR_TEST))
+      glBlitFramebuffer(
+        GLint(rect.x), GLint(rect.y), GLint(rect.maxX), GLint(rect.maxY), GLint(rect.x), GLint(rect.y),
+        GLint(rect.maxX), GLint(rect.maxY), GLbitfield(GL_COLOR_BUFFER_BIT), glEnum(GL_NEAREST))
+      glEnable(glEnum(GL_SCISSOR_TEST))
+      try checkGLError("copying \(rect) of a \(target.descriptor) image to composite over it")
+    } catch {
+      pool.recycle(copy, copy.descriptor)
+      throw error
+    }
+    return copy
   }
 
   /// True when every downsample tap of `rect` lands within half a pixel of the

@@ -12,6 +12,19 @@ struct MirrorCanvasUniforms: ShaderUniforms {
   }
 }
 
+/// `common.glsl` BLEND_OVER: a pass that composites over its target reads what
+/// the target held from a copy of it, bound to texture unit `destination`.
+struct BlendOverUniforms<Primitive: ShaderUniforms>: ShaderUniforms {
+  var primitive: Primitive
+  /// The copy's texture unit; nil for a pass that replaces its target (no BLEND_OVER).
+  var destination: Int?
+
+  func encode(into encoder: inout UniformEncoder) {
+    primitive.encode(into: &encoder)
+    if let destination { encoder.set("u_destination", .sampler(unit: Int32(destination), integer: false)) }
+  }
+}
+
 /// `mirror_extend.glsl`.
 struct MirrorExtendUniforms: ShaderUniforms {
   var parameters: MirrorExtend
