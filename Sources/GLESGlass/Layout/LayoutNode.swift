@@ -1,71 +1,3 @@
-/// One rule of SwiftUI's layout, the same three steps everywhere: the parent
-/// proposes a size, the child chooses its own, the parent places it. Each rule is
-/// one small type (`StackLayout`, `FrameLayout`, …) with its algorithm in its doc
-/// comment. A rule sees its children only through `LayoutSubview`, which asks them
-/// for their size under a proposal; it never stores sizes of its own.
-public protocol LayoutRule: Sendable {
-  /// The size this view chooses under `proposal`, given its children.
-  func sizeThatFits(_ proposal: ProposedViewSize, subviews: [LayoutSubview]) -> PointSize
-
-  /// Where each child goes when this view has the frame `bounds` (the size it
-  /// chose under `proposal`): one placement per child, in their order.
-  func placeSubviews(in bounds: PointRect, proposal: ProposedViewSize, subviews: [LayoutSubview]) -> [LayoutPlacement]
-
-  /// The priority a stack gives this view when it shares out space (0 unless
-  /// `layoutPriority(_:)` says otherwise).
-  var layoutPriority: Double { get }
-
-  /// Whether a stack offers this view space last, after every other view of its
-  /// priority (a `Spacer`).
-  var isSpacer: Bool { get }
-
-  /// Whether this is a modifier of one view (its first child) that keeps that
-  /// view's `layoutPriority`, as SwiftUI keeps a view's traits through the
-  /// modifiers written after them (`.layoutPriority(1).background(…)`).
-  var keepsPriority: Bool { get }
-}
-
-extension LayoutRule {
-  /// The priority stacks share out space by.
-  public var layoutPriority: Double { 0 }
-  /// Whether stacks treat this view as a spacer.
-  public var isSpacer: Bool { false }
-  /// Containers and leaves keep no priority of their children.
-  public var keepsPriority: Bool { false }
-}
-
-/// Where a parent puts a child: the child's top-leading corner, in the canvas's
-/// points, and the proposal the child is sized under there.
-public struct LayoutPlacement: Hashable, Sendable {
-  /// The child's top-leading corner, in points.
-  public var origin: PointOffset
-  /// The proposal the child's size is taken under.
-  public var proposal: ProposedViewSize
-
-  /// Makes a placement.
-  public init(origin: PointOffset, proposal: ProposedViewSize) {
-    self.origin = origin
-    self.proposal = proposal
-  }
-}
-
-/// A child as its parent's rule sees it: it can be asked its size under any
-/// proposal (answers are kept per proposal, so asking twice costs nothing).
-public struct LayoutSubview: Sendable {
-  let node: LayoutNode
-
-  /// The size the child chooses under `proposal`.
-  public func sizeThatFits(_ proposal: ProposedViewSize) -> PointSize { node.sizeThatFits(proposal) }
-
-  /// The child's layout priority (`layoutPriority(_:)`, written on it or on
-  /// the view its modifiers wrap, the outermost winning; else its rule's: 0, or
-  /// −∞ for a spacer).
-  public var priority: Double { node.writtenPriority ?? node.rule.layoutPriority }
-
-  /// Whether the child is a spacer.
-  public var isSpacer: Bool { node.rule.isSpacer }
-}
-
 /// A view of a tree being laid out: its rule, its children, and what it
 /// has answered so far. Made fresh for each layout (a tree of nodes is one
 /// layout's working state, used from one thread).
@@ -88,9 +20,13 @@ public final class LayoutNode: @unchecked Sendable {
   @exclusivity(unchecked) private var answerCount = 0
   /// The children as the rule sees them.
   private let subviews: [LayoutSubview]
-  /// The `layoutPriority(_:)` written on this view or, through the modifiers
-  /// that keep it, on the view they wrap (nil: none).
-  let writtenPriority: Double?
+  /// The priority a stack shares out space by (the rule's answer, from the
+  /// children's).
+  let priority: Double
+  /// The spacing the view wants on each edge (the rule's answer).
+  let spacing: ViewSpacing
+  /// Whether a frame around it keeps its spacing (the rule's answer).
+  let requiresSpacingProjection: Bool
   /// `ignoresSafeArea(edges:)`: the edges of the safe area this view's frame
   /// extends past, to the canvas's, where it touches them once placed.
   var ignoredSafeAreaEdges: EdgeSet = []
@@ -110,10 +46,13 @@ public final class LayoutNode: @unchecked Sendable {
     self.kind = kind
     self.path = path
     self.children = children
-    subviews = children.map(LayoutSubview.init)
-    writtenPriority =
-      rule is LayoutPriorityLayout
-      ? rule.layoutPriority : rule.keepsPriority ? children.first?.writtenPriority : nil
+    let subviews = children.map(LayoutSubview.init)
+    self.subviews = subviews
+    // What the view reports to its parent depends on its children only, which
+    // are made first: answered once, here.
+    priority = rule.layoutPriority(subviews: subviews)
+    spacing = rule.spacing(subviews: subviews)
+    requiresSpacingProjection = rule.requiresSpacingProjection(subviews: subviews)
   }
 
   /// The size this view chooses under `proposal` (kept, so each proposal is
