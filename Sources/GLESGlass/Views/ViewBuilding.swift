@@ -126,7 +126,7 @@ extension ViewLayout {
         // A view the modifier holds (an overlay's) lies below the modifier.
         let below = Depth(views: outside.views, levels: outside.levels + modifiers.count - index)
         built = try apply(
-          modifier, at: modifierPath, to: built, env: envs[index + 1], inner: envs[0], depth: below)
+          modifier, at: modifierPath, to: built, env: envs[index + 1], inner: envs[0], axis: axis, depth: below)
       }
       return built
     }
@@ -291,9 +291,13 @@ extension ViewLayout {
       }
     }
 
+    /// `modifier` applied to `built`, a view inside a stack of `axis` (nil: none),
+    /// which the view of an overlay or a background is inside too (a `Spacer`
+    /// there takes that stack's axis, as SwiftUI builds the secondary view with
+    /// the modified view's inputs).
     mutating func apply(
       _ modifier: ViewModifierNode, at path: String, to built: Built, env: Environment, inner: Environment,
-      depth: Depth
+      axis: Axis?, depth: Depth
     ) throws -> Built {
       func wrap(_ rule: any LayoutRule, _ kind: String, extra: [LayoutNode] = []) throws -> Built {
         guard built.inLayout else {
@@ -367,7 +371,7 @@ extension ViewLayout {
         let isOverlay: Bool
         if case .overlay = modifier { isOverlay = true } else { isOverlay = false }
         let name = isOverlay ? "overlay" : "background"
-        let secondary = try build(view, at: "\(path).\(name).content", env: env, axis: nil, depth: depth.nested)
+        let secondary = try build(view, at: "\(path).\(name).content", env: env, axis: axis, depth: depth.nested)
         guard secondary.inLayout else {
           throw fail(
             "\(path).\(name).content", "an \(name)'s view is placed in the view's frame; remove its frame(x:y:)")
