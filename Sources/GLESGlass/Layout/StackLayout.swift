@@ -31,7 +31,12 @@
 /// replaced by the stack's cross size (so a colour in a `VStack` sized to its ideal
 /// width takes the width of the widest child). The children follow one another in
 /// their order, not the order they were sized in, from the stack's leading (top)
-/// edge, each aligned across the stack.
+/// edge. Across, they are aligned to one another by their guides, from the
+/// stack's leading (top) edge: the guide lies at the largest `size × fraction`
+/// of the children as sized there, and each child's own guide on it. This is
+/// "aligned in the stack" unless the children size themselves differently when
+/// placed than when the stack was sized (a frame with an ideal width alone is
+/// its ideal under a nil proposal, its child's width under the stack's width).
 ///
 /// What the stack reports: priority 0; the spacing its children want across
 /// the stack (the larger of theirs), its first child's on its leading (top)
@@ -97,12 +102,14 @@ public struct StackLayout: LayoutRule, Hashable {
     let proposals = childProposals(placing, subviews)
     var position = PointOffset(x: bounds.x, y: bounds.y)[axis]
     let crossStart = PointOffset(x: bounds.x, y: bounds.y)[axis.cross]
+    let sizes = subviews.indices.map { subviews[$0].sizeThatFits(proposals[$0]) }
+    let guide = sizes.reduce(0) { max($0, Alignment.guide($1[axis.cross], crossAlignment)) }
     return subviews.indices.map { index in
-      let size = subviews[index].sizeThatFits(proposals[index])
+      let size = sizes[index]
       if index > 0 { position += gap(subviews[index - 1], subviews[index]) }
       var origin = PointOffset(x: 0, y: 0)
       origin[axis] = position
-      origin[axis.cross] = crossStart + (boundsSize[axis.cross] - size[axis.cross]) * crossAlignment
+      origin[axis.cross] = crossStart + guide - Alignment.guide(size[axis.cross], crossAlignment)
       position += size[axis]
       return LayoutPlacement(origin: origin, proposal: proposals[index])
     }
@@ -186,8 +193,9 @@ public struct StackLayout: LayoutRule, Hashable {
       for index in group {
         proposals[index] = proposing(max(0, groupLeft / unsized))
         let taken = subviews[index].sizeThatFits(proposals[index])[axis]
-        groupLeft -= taken
-        left -= taken
+        // ∞ taken from ∞ leaves ∞, as SwiftUI maps the NaN back (`mappingNaN`).
+        if !(groupLeft - taken).isNaN { groupLeft -= taken }
+        if !(left - taken).isNaN { left -= taken }
         unsized -= 1
       }
     }

@@ -52,12 +52,15 @@ public struct ZStackLayout: LayoutRule, Hashable {
     var guide = PointOffset(x: -.infinity, y: -.infinity)
     for subview in subviews where subview.priority == top {
       let size = subview.sizeThatFits(offer)
-      guide = PointOffset(x: max(guide.x, size.width * fx), y: max(guide.y, size.height * fy))
+      guide = PointOffset(
+        x: max(guide.x, Alignment.guide(size.width, fx)), y: max(guide.y, Alignment.guide(size.height, fy)))
     }
     return subviews.map {
       let size = $0.sizeThatFits(offer)
       return LayoutPlacement(
-        origin: PointOffset(x: bounds.x + guide.x - size.width * fx, y: bounds.y + guide.y - size.height * fy),
+        origin: PointOffset(
+          x: bounds.x + guide.x - Alignment.guide(size.width, fx),
+          y: bounds.y + guide.y - Alignment.guide(size.height, fy)),
         proposal: offer)
     }
   }
