@@ -98,13 +98,17 @@ public final class LayoutNode: @unchecked Sendable {
 
   /// Lays the tree out in the safe area `bounds` of `canvas`, telling `visit`
   /// each node and its frame (unsnapped), parents before children. A view that
-  /// ignores the safe area on an edge it touches is extended to the canvas's edge
-  /// there, and its children are placed in the extended frame.
-  func layout(in bounds: PointRect, canvas: PointRect, visit: (LayoutNode, ResolvedView) -> Void) {
+  /// ignores the safe area on an edge where it reaches the safe area's edge or
+  /// past it (and not past the canvas's) is extended to the canvas's edge there,
+  /// and its children are placed in the extended frame. `pixelScale` sets the
+  /// tolerance of "reaches": half a pixel and a thousandth of a point.
+  func layout(
+    in bounds: PointRect, canvas: PointRect, pixelScale: Double = 1, visit: (LayoutNode, ResolvedView) -> Void
+  ) {
     let proposal = ProposedViewSize(width: bounds.width, height: bounds.height)
     let size = sizeThatFits(proposal)
     let origin = Alignment.center.origin(of: size, in: bounds)
-    let area = SafeArea(bounds: bounds, canvas: canvas)
+    let area = SafeArea(bounds: bounds, canvas: canvas, tolerance: 0.5 / pixelScale + 0.001)
     place(
       at: PointRect(x: origin.x, y: origin.y, width: size.width, height: size.height), proposal: proposal, depth: 0,
       area: area, visit: visit)
@@ -129,19 +133,24 @@ public final class LayoutNode: @unchecked Sendable {
   struct SafeArea {
     var bounds: PointRect
     var canvas: PointRect
+    /// How near an edge counts as reaching it, in points.
+    var tolerance = 0.001
 
-    /// `frame` extended to the canvas on each edge of `edges` where it touches
-    /// the safe area (within a thousandth of a point).
+    /// `frame` extended to the canvas on each edge of `edges` where it reaches
+    /// the safe area's edge or lies past it, but not past the canvas's (within
+    /// `tolerance`): SwiftUI's rule (OpenSwiftUI's `SafeAreaInsets.adjust`,
+    /// `Layout/SafeAreaInsets.swift`). A view taller than the safe area, centred
+    /// on it, reaches past both edges and is extended to both.
     func extend(_ frame: PointRect, _ edges: EdgeSet) -> PointRect {
-      func touches(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 0.001 }
+      let e = tolerance
       var left = frame.x
       var top = frame.y
       var right = frame.maxX
       var bottom = frame.maxY
-      if edges.contains(.leading) && touches(left, bounds.x) { left = canvas.x }
-      if edges.contains(.top) && touches(top, bounds.y) { top = canvas.y }
-      if edges.contains(.trailing) && touches(right, bounds.maxX) { right = canvas.maxX }
-      if edges.contains(.bottom) && touches(bottom, bounds.maxY) { bottom = canvas.maxY }
+      if edges.contains(.leading) && left - e < bounds.x && canvas.x < left + e { left = canvas.x }
+      if edges.contains(.top) && top - e < bounds.y && canvas.y < top + e { top = canvas.y }
+      if edges.contains(.trailing) && bounds.maxX < right + e && right - e < canvas.maxX { right = canvas.maxX }
+      if edges.contains(.bottom) && bounds.maxY < bottom + e && bottom - e < canvas.maxY { bottom = canvas.maxY }
       return PointRect(x: left, y: top, width: right - left, height: bottom - top)
     }
   }

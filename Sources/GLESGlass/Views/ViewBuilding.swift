@@ -66,6 +66,8 @@ extension ViewLayout {
   struct Builder {
     let layout: ViewLayout
     var positioned: [Positioned] = []
+    /// Every text built, with its measures: whether each is drawn cut short.
+    var texts: [(node: LayoutNode, measures: TextMeasures)] = []
 
     init(layout: ViewLayout) { self.layout = layout }
 
@@ -173,7 +175,9 @@ extension ViewLayout {
       case .text(let text, let explicit):
         let resolved = env.resolve(text, explicit: explicit)
         let measures = try measuredText(resolved, at: path)
-        return leaf(measures.rule, "text") { .text($0, resolved, measures) }
+        let built = leaf(measures.rule, "text") { .text($0, resolved, measures) }
+        texts.append((built.node, measures))
+        return built
       case .image(let source):
         guard let pixels = layout.imageSize(source.path) else {
           throw fail("\(path).image", "the image \(source.path) was not loaded; load it with SceneFile.loadImages")
@@ -224,6 +228,7 @@ extension ViewLayout {
         if field.text.isEmpty { text.foregroundStyle = .color(ViewLayout.placeholderColor) }
         let measures = try measuredText(text, at: path)
         let textNode = LayoutNode(measures.rule, kind: "text", path: path)
+        texts.append((textNode, measures))
         let padded = LayoutNode(
           PaddingLayout(ViewLayout.textFieldPadding), kind: "padding", path: path, children: [textNode])
         let node = LayoutNode(
@@ -280,13 +285,13 @@ extension ViewLayout {
     func measuredText(_ text: TextContent, at path: String) throws -> TextMeasures {
       let directory = layout.directory
       let caches = layout.caches
-      let ideal: PointSize
+      let ideal: ContentLayout
       do {
-        ideal = try caches.contentLayout(text, maxWidth: nil, directory: directory).size
+        ideal = try caches.contentLayout(text, maxWidth: nil, directory: directory)
       } catch let error as GlassError {
         throw error.located(GlassError.Location(jsonPath: path))
       }
-      return TextMeasures(ideal: ideal) { width in
+      return TextMeasures(ideal: ideal.size, truncated: ideal.text?.isTruncated ?? false) { width in
         try? caches.contentLayout(text, maxWidth: width, directory: directory)
       }
     }
@@ -434,15 +439,16 @@ extension ViewLayout {
   /// drawn is the layout that was measured, taken from the caches. Used from the
   /// one thread that lays its tree out.
   final class TextMeasures: @unchecked Sendable {
-    private var known: [(least: Double, most: Double, size: PointSize, measuredWithin: Double)] = []
+    private var known: [(least: Double, most: Double, size: PointSize, measuredWithin: Double, truncated: Bool)] = []
     private let ideal: PointSize
     private let measure: (Double) -> ContentLayout?
 
-    /// Measures with the ideal size known; `measure` lays the text out within a width.
-    init(ideal: PointSize, measure: @escaping (Double) -> ContentLayout?) {
+    /// Measures with the ideal size known (and whether it is cut short, by a
+    /// line limit); `measure` lays the text out within a width.
+    init(ideal: PointSize, truncated: Bool, measure: @escaping (Double) -> ContentLayout?) {
       self.ideal = ideal
       self.measure = measure
-      known = [(ideal.width, .infinity, ideal, .infinity)]
+      known = [(ideal.width, .infinity, ideal, .infinity, truncated)]
     }
 
     /// The leaf rule: the ideal size under an unspecified width or one at least
@@ -452,20 +458,23 @@ extension ViewLayout {
     }
 
     /// The size within `width` (nil: unspecified) and the width it was measured within.
-    private func measured(within width: Double?) -> (size: PointSize, measuredWithin: Double) {
-      guard let width, width < ideal.width else { return (ideal, .infinity) }
+    private func measured(within width: Double?) -> (size: PointSize, measuredWithin: Double, truncated: Bool) {
+      guard let width, width < ideal.width else { return (ideal, .infinity, known[0].truncated) }
       if let entry = known.first(where: { $0.least <= width && width <= $0.most }) {
-        return (entry.size, entry.measuredWithin)
+        return (entry.size, entry.measuredWithin, entry.truncated)
       }
-      guard let layout = measure(width) else { return (ideal, .infinity) }
+      guard let layout = measure(width) else { return (ideal, .infinity, known[0].truncated) }
       // A text cut short with "…" fills the width it had: that width alone.
-      let exactly = layout.text?.isTruncated ?? false
-      known.append((exactly ? width : min(layout.size.width, width), width, layout.size, width))
-      return (layout.size, width)
+      let truncated = layout.text?.isTruncated ?? false
+      known.append((truncated ? width : min(layout.size.width, width), width, layout.size, width, truncated))
+      return (layout.size, width, truncated)
     }
 
     /// The width the text's size under a proposal of `width` was measured within
     /// (infinity: one line per paragraph).
     func lineBreakWidth(within width: Double?) -> Double { measured(within: width).measuredWithin }
+
+    /// Whether the text is cut short with "…" under a proposal of `width`.
+    func isTruncated(within width: Double?) -> Bool { measured(within: width).truncated }
   }
 }

@@ -36,6 +36,8 @@ struct ViewLayout {
     var layers: [Layer]
     /// Where each layer came from, in the same order.
     var sources: [LayerSource]
+    /// What looks like a mistake in the layout (`LayoutWarning`).
+    var warnings: [LayoutWarning]
   }
 
   /// Where a layer that layout made was written: the JSON path of its view,
@@ -92,7 +94,9 @@ struct ViewLayout {
     // Right to left: the layout's mirror image across the canvas.
     if environment.layoutDirection == .rightToLeft { frames.mirrorWidth = canvas.width }
     if built.inLayout {
-      built.node.layout(in: bounds, canvas: canvasRect) { node, view in frames.add(node, view, snapped: true) }
+      built.node.layout(in: bounds, canvas: canvasRect, pixelScale: scale) { node, view in
+        frames.add(node, view, snapped: true)
+      }
     }
     for placed in builder.positioned {
       let proposal = ProposedViewSize(width: placed.width, height: placed.height)
@@ -104,7 +108,9 @@ struct ViewLayout {
     var emitted = Lowering.Emitted()
     try Lowering(frames: frames).emit(built.drawing, into: &emitted)
     try Self.check(emitted, scale: scale)
-    return Result(views: frames.views, layers: emitted.layers, sources: emitted.sources)
+    let truncated = builder.texts.filter { $0.measures.isTruncated(within: $0.node.placedProposal?.width) }
+    let warnings = Self.warnings(frames.views, canvas: canvas, truncated: truncated.map(\.node.path))
+    return Result(views: frames.views, layers: emitted.layers, sources: emitted.sources, warnings: warnings)
   }
 
   /// Throws the first value of the layers layout made that a scene file's
