@@ -202,3 +202,44 @@ extension LayoutRuleTests {
     #expect(try Self.view(shortViews, "body.children[1]") == PointRect(x: 185, y: 146.5, width: 20, height: 20))
   }
 }
+
+extension LayoutRuleTests {
+  /// A 4 × 1 image: red, green, blue, yellow columns.
+  static let stripes = RGBAImage(width: 4, height: 1) { x, _ in
+    [SIMD4<UInt8>(255, 0, 0, 255), SIMD4(0, 255, 0, 255), SIMD4(0, 0, 255, 255), SIMD4(255, 255, 0, 255)][x]
+  }
+
+  @Test("a resizable image is drawn stretched to its frame, its ratio kept only by aspectRatio")
+  func resizableImages() throws {
+    let images = SceneImages(["stripes.png": Self.stripes])
+    // SwiftUI's Image.resizable() fills its frame whatever its ratio (ResolvedImage.swift: its
+    // frame in its view is the whole rect): the 4 × 1 image in 100 × 100 is stretched, not cropped.
+    let stretched = Scene(width: 100, height: 100, scale: 1) {
+      Image("stripes.png").resizable().frame(width: 100, height: 100)
+    }
+    let layers = try stretched.laidOut(images: images).layers
+    guard case .image(let layer) = try #require(layers.first) else {
+      Issue.record("no image layer: \(layers)")
+      return
+    }
+    #expect(layer.contentMode == .stretch && layer.frame == PointRect(x: 0, y: 0, width: 100, height: 100))
+    // aspectRatio(2, .fit) in 100 × 100: the frame is 100 × 50 (AspectRatioLayout.swift), and the
+    // image is stretched to it: 2:1, not its own 4:1 letterboxed.
+    let ratio = Scene(width: 100, height: 100, scale: 1) {
+      Image("stripes.png").resizable().aspectRatio(2, contentMode: .fit).frame(width: 100, height: 100)
+    }
+    guard case .image(let fitted) = try #require(try ratio.laidOut(images: images).layers.first) else { return }
+    #expect(fitted.contentMode == .stretch && fitted.frame == PointRect(x: 0, y: 25, width: 100, height: 50))
+    // Drawn: the columns are 25 wide each; cropped by fill, the frame would show green and blue only.
+    let drawn = ImageResampler.fit(Self.stripes, to: PixelSize(width: 100, height: 100), mode: .stretch)
+    for (x, want) in [(5, SIMD4<UInt16>(65535, 0, 0, 65535)), (95, SIMD4(65535, 65535, 0, 65535))] {
+      #expect(drawn.pixel16(x: x, y: 50) == want, "column \(x): \(drawn.pixel16(x: x, y: 50))")
+    }
+    // scaledToFill in a smaller frame overflows it (no clipped()): 400 × 100 centred on 100 × 100.
+    let filled = Scene(width: 100, height: 100, scale: 1) {
+      Image("stripes.png").resizable().scaledToFill().frame(width: 100, height: 100)
+    }
+    guard case .image(let over) = try #require(try filled.laidOut(images: images).layers.first) else { return }
+    #expect(over.frame == PointRect(x: -150, y: 0, width: 400, height: 100))
+  }
+}

@@ -13,7 +13,8 @@
 public struct AspectRatioLayout: UnaryLayout, Hashable {
   /// Width over height; nil for the child's ideal size's.
   public var ratio: Double?
-  /// Fit inside the proposal, or fill it.
+  /// Fit inside the proposal, or fill it (`stretch`, an image layer's mode, lays
+  /// out as `fill`; a view tree refuses it).
   public var contentMode: ContentMode
 
   /// Makes the rule.

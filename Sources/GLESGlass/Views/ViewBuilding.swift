@@ -189,7 +189,12 @@ extension ViewLayout {
         let size = PointSize(
           width: Double(pixels.width) / source.scale, height: Double(pixels.height) / source.scale)
         let rule: any LayoutRule = source.isResizable ? FlexibleLeafLayout(ideal: size) : FixedLeafLayout(size)
-        let image = ImageLayer(source: source.path, frame: PointRect(x: 0, y: 0, width: 0, height: 0))
+        // A resizable image is drawn stretched to its frame, as SwiftUI draws it (its
+        // ratio is kept only by `aspectRatio` around it, which gives it a frame of
+        // that ratio); one that is not is drawn at its own size, its frame's.
+        let image = ImageLayer(
+          source: source.path, frame: PointRect(x: 0, y: 0, width: 0, height: 0),
+          contentMode: source.isResizable ? .stretch : .fill)
         return leaf(rule, "image") { .image($0, image) }
       case .shape(let shape, let style):
         let paint = style ?? .fill(env.foregroundStyle ?? .color(.primary))
@@ -366,12 +371,10 @@ extension ViewLayout {
             "\(path).aspectRatio",
             "\(ParameterSpec.format(ratio)) is not a width-to-height ratio; give a positive number")
         }
-        var wrapped = try wrap(AspectRatioLayout(ratio, contentMode: mode), "aspectRatio")
-        if case .image(let node, var image) = built.drawing {
-          image.contentMode = mode
-          wrapped.drawing = .image(node, image)
+        guard mode != .stretch else {
+          throw fail("\(path).aspectRatio", "aspectRatio's contentMode is fit or fill")
         }
-        return wrapped
+        return try wrap(AspectRatioLayout(ratio, contentMode: mode), "aspectRatio")
       case .overlay(let view, let alignment), .background(let view, let alignment):
         let isOverlay: Bool
         if case .overlay = modifier { isOverlay = true } else { isOverlay = false }
