@@ -297,7 +297,7 @@ extension ViewLayout {
         throw error.located(GlassError.Location(jsonPath: path))
       }
       return TextMeasures(ideal: ideal.size, truncated: ideal.text?.isTruncated ?? false) { width in
-        try? caches.contentLayout(text, maxWidth: width, directory: directory)
+        try? ContentLayout.measure(text, maxWidth: width, directory: directory, caches: caches)
       }
     }
 
@@ -437,18 +437,20 @@ extension ViewLayout {
   /// longest run of words that fits), so a text wrapped within `w` whose widest
   /// line is `m` wraps the same way within any width from `m` to `w`: one
   /// measure answers that whole range (not so a text cut short with "…", whose
-  /// last line fills its width). Lowering draws the text within the width its
-  /// final size was measured within (`lineBreakWidth(within:)`), so what is
-  /// drawn is the layout that was measured, taken from the caches. Used from the
-  /// one thread that lays its tree out.
+  /// last line fills its width). A measure is the size alone
+  /// (`ContentLayout.measure`: the lines broken, not made), from the text's
+  /// paragraphs shaped once; lowering draws the text within the width its final
+  /// size was measured within (`lineBreakWidth(within:)`), so what is drawn is
+  /// the layout that was measured, made once from the same shaped paragraphs.
+  /// Used from the one thread that lays its tree out.
   final class TextMeasures: @unchecked Sendable {
     private var known: [(least: Double, most: Double, size: PointSize, measuredWithin: Double, truncated: Bool)] = []
     private let ideal: PointSize
-    private let measure: (Double) -> ContentLayout?
+    private let measure: (Double) -> (size: PointSize, truncated: Bool)?
 
     /// Measures with the ideal size known (and whether it is cut short, by a
-    /// line limit); `measure` lays the text out within a width.
-    init(ideal: PointSize, truncated: Bool, measure: @escaping (Double) -> ContentLayout?) {
+    /// line limit); `measure` measures the text within a width.
+    init(ideal: PointSize, truncated: Bool, measure: @escaping (Double) -> (size: PointSize, truncated: Bool)?) {
       self.ideal = ideal
       self.measure = measure
       known = [(ideal.width, .infinity, ideal, .infinity, truncated)]
@@ -466,11 +468,11 @@ extension ViewLayout {
       if let entry = known.first(where: { $0.least <= width && width <= $0.most }) {
         return (entry.size, entry.measuredWithin, entry.truncated)
       }
-      guard let layout = measure(width) else { return (ideal, .infinity, known[0].truncated) }
+      guard let measured = measure(width) else { return (ideal, .infinity, known[0].truncated) }
       // A text cut short with "…" fills the width it had: that width alone.
-      let truncated = layout.text?.isTruncated ?? false
-      known.append((truncated ? width : min(layout.size.width, width), width, layout.size, width, truncated))
-      return (layout.size, width, truncated)
+      let truncated = measured.truncated
+      known.append((truncated ? width : min(measured.size.width, width), width, measured.size, width, truncated))
+      return (measured.size, width, truncated)
     }
 
     /// The width the text's size under a proposal of `width` was measured within
