@@ -23,6 +23,9 @@ public struct PreparedRender: Sendable {
   public var workingBytes: Int { compiled.transientBytes + compiled.sourceBytes }
   /// How many passes the backend runs.
   public var passCount: Int { compiled.order.count }
+  /// What looks like a mistake in the layout of the scene's view trees
+  /// (`LayoutWarning`); empty without one.
+  public var layoutWarnings: [LayoutWarning] = []
 }
 
 /// Renders effects on a backend. Holds the backend (its GL context, compiled
@@ -299,7 +302,7 @@ public final class Renderer: @unchecked Sendable {
     // The view trees laid out, once, here: what they lower to is checked as any
     // layers are.
     let hadViews = scene.hasViewTree
-    let (scene, bodySources) = try scene.laidOutWithSources(images: images, caches: caches)
+    let (scene, bodySources, warnings) = try scene.laidOutWithSources(images: images, caches: caches)
     // An error at a layer the body made names the view that made it.
     let compiled = try scene.namingViews(bodySources) {
       if hadViews { try scene.validate() }
@@ -315,7 +318,7 @@ public final class Renderer: @unchecked Sendable {
         "the scene needs \(bytes >> 20) MiB of intermediate images, over \(maxWorkingBytes >> 20) MiB; "
           + "lower its size, scale or blurs")
     }
-    return PreparedRender(compiled: compiled)
+    return PreparedRender(compiled: compiled, layoutWarnings: warnings)
   }
 
   /// The largest working set of intermediate images a render may have, in bytes of

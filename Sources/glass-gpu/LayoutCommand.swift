@@ -71,6 +71,7 @@ struct LayoutCommand: ParsableCommand {
     /// Whether the scene laid out (or its state) has a view tree.
     var hasBody: Bool
     var views: [ResolvedView]
+    var warnings: [LayoutWarning]
   }
 
   func run() throws {
@@ -103,6 +104,7 @@ struct LayoutCommand: ParsableCommand {
         loaded = try load()
       }
       for warning in loaded.images.warnings { report("warning: \(warning.path): \(warning.message)") }
+      for warning in loaded.warnings { report("warning: \(scene): \(warning)") }
       print(json ? jsonDocument(loaded) : text(loaded), terminator: "")
     }
   }
@@ -133,13 +135,15 @@ struct LayoutCommand: ParsableCommand {
     }
     try naming { try PNGCodec.checkPixelLimit(file.scene.pixelSize, maxPixels: maxPixels, what: "the canvas") }
     let images = try file.loadImages(maxPixels: maxPixels)
-    var views = try naming { try file.scene.resolvedViews(images: images) }
+    var (views, warnings) = try naming { try file.scene.resolvedLayout(images: images) }
     if let state {
       // Laid out as a scene of its own, whose body is at "body"; in the file it is the state's.
       for index in views.indices { views[index].path = "states.\(state)." + views[index].path }
+      for index in warnings.indices { warnings[index].path = "states.\(state)." + warnings[index].path }
     }
     return Loaded(
-      file: file, images: images, statesWithBodies: statesWithBodies, hasBody: file.scene.body != nil, views: views)
+      file: file, images: images, statesWithBodies: statesWithBodies, hasBody: file.scene.body != nil, views: views,
+      warnings: warnings)
   }
 
   /// Refuses an outline written where the tree is printed (`/dev/stdout`, or the
@@ -204,8 +208,9 @@ struct LayoutCommand: ParsableCommand {
   }
 
   /// A length in points for the text table: whole, else two decimals (a third of
-  /// a point at 3x is `0.33`).
+  /// a point at 3x is `0.33`); `inf`, `-inf` or `nan` when it is not finite.
   static func points(_ value: Double) -> String {
+    guard value.isFinite else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
     if value == value.rounded() { return ParameterSpec.format(value) }
     var s = String(format: "%.2f", value)
     while s.hasSuffix("0") { s.removeLast() }
@@ -218,7 +223,9 @@ struct LayoutCommand: ParsableCommand {
   /// fixed order (docs/layout.md).
   func jsonDocument(_ loaded: Loaded) -> String {
     let scene = loaded.file.scene
-    func number(_ v: Double) -> JSONValue { .number(v) }
+    // A frame edge that is not a finite number (a view at infinity) is null,
+    // and layout warns of it: JSON has no infinity.
+    func number(_ v: Double) -> JSONValue { v.isFinite ? .number(v) : .null }
     let members: [(String, JSONValue)] = [
       ("scene", .string(self.scene)),
       ("state", state.map { .string($0) } ?? .null),

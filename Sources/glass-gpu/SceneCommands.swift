@@ -254,6 +254,7 @@ struct Validate: ParsableCommand {
     try reportingErrors {
       let (file, prepared) = try options.prepare(depth: .eight)
       let scene = file.scene
+      for warning in prepared.layoutWarnings { report("warning: \(options.scene): \(warning)") }
       // What animate and render --state check: every state as its own scene, and
       // the transition (the scene's own pairs already, or --from and --to).
       var states = ""

@@ -180,9 +180,10 @@ struct AppleExamplesTests {
 
 /// Found while drawing docs/layout.md's pictures: Apple's `layoutPriority(_:)`
 /// documentation writes `.layoutPriority(1).border(Color.gray)` and the priority
-/// holds; a modifier after it (an overlay, a background, padding) once hid it,
-/// when a stack read the priority of a child's outermost node only
-/// (`LayoutNode.writtenPriority` now looks through them).
+/// holds; an overlay or a background after it once hid it. They pass it on, as
+/// SwiftUI's do (the modified view's layout is its primary's, OpenSwiftUI's
+/// `OverlayModifier.swift`); `padding` and `frame` do not: a `UnaryLayout`
+/// reports priority 0 (`Layout/LayoutView.swift`).
 @Suite("Layout priority through the modifiers after it")
 struct LayoutPriorityThroughModifiersTests {
   /// The width of the first child of `HStack(spacing: 0) { a; Color.green.frame(minWidth: 50) }` offered 300.
@@ -205,13 +206,14 @@ struct LayoutPriorityThroughModifiersTests {
     #expect(try Self.firstWidth(Color.red.frame(minWidth: 50, maxWidth: 250)) == 150)
   }
 
-  @Test("a priority with a background after it is still the view's priority")
+  @Test("a priority with a background after it is still the view's priority; padding after it hides it")
   func throughBackground() throws {
     let width = try Self.firstWidth(
       Color.red.frame(minWidth: 50, maxWidth: 250).layoutPriority(1).background(Color.blue))
     #expect(width == 250)
-    // Through padding and a frame too; the outermost priority wins.
-    #expect(try Self.firstWidth(Color.red.frame(minWidth: 50, maxWidth: 250).layoutPriority(1).padding(0)) == 250)
+    // Not through padding: both priorities are 0 there, and the less flexible red
+    // (50 … 250 against 50 … ∞) is offered half, 150. The outermost priority wins.
+    #expect(try Self.firstWidth(Color.red.frame(minWidth: 50, maxWidth: 250).layoutPriority(1).padding(0)) == 150)
     #expect(
       try Self.firstWidth(Color.red.frame(minWidth: 50, maxWidth: 250).layoutPriority(1).layoutPriority(0)) == 150)
   }

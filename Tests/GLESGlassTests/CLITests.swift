@@ -307,7 +307,8 @@ struct CLITests {
     let caches = try #require(all.removeValue(forKey: "caches") as? [String: [String: Double]])
     #expect(
       Set(caches.keys) == [
-        "fonts", "font matches", "glyphs", "text masks", "text layouts", "icons", "images", "textures",
+        "fonts", "font matches", "glyphs", "text masks", "text layouts", "shaped text", "icons", "images",
+        "textures",
       ])
     for (name, numbers) in caches {
       #expect(Set(numbers.keys) == ["entries", "bytes", "budget_bytes", "evictions", "hits", "misses"], "\(name)")

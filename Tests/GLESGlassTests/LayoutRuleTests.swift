@@ -175,7 +175,7 @@ struct LayoutRuleTests {
 
   static let groups: [[Case]] = [
     stackCases, spacerCases, priorityCases, zstackCases, frameCases, flexFrameCases, modifierCases, textCases,
-    aspectCases, rootCases, snapCases,
+    aspectCases, rootCases, snapCases, passThroughCases,
   ]
 
   static let cases: [Case] = groups.flatMap { $0 }
@@ -739,6 +739,144 @@ struct LayoutRuleTests {
       "snapping is absolute, not relative to the parent", canvas: PointRect(x: 0.25, y: 0, width: 10.25, height: 10),
       pixelScale: 2, tree: padding(image(10, 10), EdgeInsets(leading: 0.25)),
       expect: [at("padding", 0.5, 0, 10, 10), at("image", 0.5, 0, 10, 10)]),
+  ]
+
+  // MARK: What a view reports passes through modifiers (issue 36)
+
+  // Each case is SwiftUI's rule as OpenSwiftUI writes it (files under
+  // Sources/OpenSwiftUICore/), worked out by hand; A and B are colours.
+  static let passThroughCases: [Case] = [
+    // Spacing (Layout/Geometry/Spacing.swift; _FrameLayout.spacing, Layout/Modifier/FrameLayout.swift):
+    // a frame around a spacer keeps the spacer's 0 above and below, so A→S and S→B are 0. The
+    // frames are not flexible (10, 20, 10): offered 100/3, 45 and 70 in stack order, they take
+    // 10 + 20 + 10 = 40; root y (100 − 40) / 2 = 30. The spacer is 0 wide, centred on the
+    // stack's guide 50.
+    Case(
+      "a frame around a spacer passes its spacing on: 40 tall, not 56",
+      canvas: PointRect(x: 0, y: 0, width: 100, height: 100),
+      tree: vstack([
+        frame(color(), width: nil, height: 10), frame(vspacer(), width: nil, height: 20),
+        frame(color(), width: nil, height: 10),
+      ]),
+      expect: [
+        at("vstack", 0, 30, 100, 40), at("frame", 0, 30, 100, 10), at("color", 0, 30, 100, 10),
+        at("frame", 50, 40, 0, 20), at("spacer", 50, 40, 0, 20), at("frame", 0, 60, 100, 10),
+        at("color", 0, 60, 100, 10),
+      ]),
+    // _FixedSizeLayout.layoutPriority (Layout/FixedSizeLayout.swift) passes the spacer's −∞ on,
+    // UnaryLayout.spacing (Layout/LayoutView.swift) its 0: the gap is 0. The rectangle's group
+    // first: 200 less the spacer's minimum (fixedSize offers nil: 8) = 192. The spacer gets
+    // the 8 back: it is 0 × 8 at y 0, the rectangle 100 × 192 at y 8.
+    Case(
+      "fixedSize passes a spacer's spacing and priority on: the rectangle starts at 8, not 16",
+      canvas: PointRect(x: 0, y: 0, width: 100, height: 200),
+      tree: vstack([fixedSize(vspacer()), color()]),
+      expect: [
+        at("vstack", 0, 0, 100, 200), at("fixedsize", 50, 0, 0, 8), at("spacer", 50, 0, 0, 8),
+        at("color", 0, 8, 100, 192),
+      ]),
+    // An empty stack (StackLayout.spacing: .zero; ViewLayoutEngine.layoutPriority −∞,
+    // Layout/Layout.swift) is 0 × 0 and 0 from its neighbours: A and B share 100, 50 each.
+    Case(
+      "an empty stack puts 0 between its neighbours, not 16",
+      canvas: PointRect(x: 0, y: 0, width: 100, height: 100),
+      tree: vstack([color(), hstack([]), color()]),
+      expect: [
+        at("vstack", 0, 0, 100, 100), at("color", 0, 0, 100, 50), at("hstack", 50, 50, 0, 0),
+        at("color", 0, 50, 100, 50),
+      ]),
+    // Priority (UnaryLayout.layoutPriority is 0, Layout/LayoutView.swift): padding hides the 1,
+    // so both are 0. Red is 0 … ∞, blue 50 … ∞ (its frame offers 50 under 0); both infinitely
+    // flexible, the larger minimum first (_LayoutTraits.FlexibilityEstimate,
+    // Layout/Geometry/LayoutTraits.swift): blue is offered 200 / 2 = 100, red the 100 left.
+    Case(
+      "padding reports priority 0: red is 100 wide, not 150",
+      canvas: PointRect(x: 0, y: 0, width: 200, height: 100),
+      tree: hstack(
+        [padding(priority(color(), 1), EdgeInsets()), flex(color(), FlexFrameLayout(minWidth: 50))], spacing: 0),
+      expect: [
+        at("hstack", 0, 0, 200, 100), at("padding", 0, 0, 100, 100), at("priority", 0, 0, 100, 100),
+        at("color", 0, 0, 100, 100), at("flexframe", 100, 0, 100, 100), at("color", 100, 0, 100, 100),
+      ]),
+    // The overlay's layout is its primary's (OverlayModifier.swift): priority −∞ and spacing 0
+    // pass on. A and B first, 100 less the spacer's 8 = 92: 46 each; the spacer gets 8. The
+    // overlay's colour is offered the spacer's 0 × 8.
+    Case(
+      "an overlay passes a spacer's priority and spacing on: it gets only its minimum",
+      canvas: PointRect(x: 0, y: 0, width: 100, height: 100),
+      tree: vstack([color(), overlay(vspacer(), color()), color()]),
+      expect: [
+        at("vstack", 0, 0, 100, 100), at("color", 0, 0, 100, 46), at("overlay", 50, 46, 0, 8),
+        at("spacer", 50, 46, 0, 8), at("color", 50, 46, 0, 8), at("color", 0, 54, 100, 46),
+      ]),
+    // A stack of one child is that child (HVStack's isIdentityUnaryLayout,
+    // Layout/Stack/HVStack.swift; Layout/LayoutView.swift makeStaticView): the inner VStack is a
+    // spacer to the outer one. Same frames as the overlay above.
+    Case(
+      "a stack of one child is that child: a VStack of a spacer is a spacer",
+      canvas: PointRect(x: 0, y: 0, width: 100, height: 100),
+      tree: vstack([color(), vstack([vspacer()]), color()]),
+      expect: [
+        at("vstack", 0, 0, 100, 100), at("color", 0, 0, 100, 46), at("vstack", 50, 46, 0, 8),
+        at("spacer", 50, 46, 0, 8), at("color", 0, 54, 100, 46),
+      ]),
+    // Padding ends the pass-through on the edges it pads (_PaddingLayout.spacing,
+    // Layout/Modifier/PaddingLayout.swift): above it, the leaf default 8; below, the spacer's
+    // 0. Its priority is 0. 100 − 8 = 92 shared by three infinitely flexible children: the
+    // padded spacer has the largest minimum (8 + 5 = 13), so it goes first: 92 / 3; then A and
+    // B 92 / 3 each. A 0 … 92/3, the padding from 92/3 + 8 = 116/3, its spacer 5 lower, B from
+    // 116/3 + 92/3 = 208/3.
+    Case(
+      "padding on the top edge ends a spacer's 0 there",
+      canvas: PointRect(x: 0, y: 0, width: 100, height: 100),
+      tree: vstack([color(), padding(vspacer(), EdgeInsets(top: 5)), color()]),
+      expect: [
+        at("vstack", 0, 0, 100, 100), at("color", 0, 0, 100, 92.0 / 3), at("padding", 50, 116.0 / 3, 0, 92.0 / 3),
+        at("spacer", 50, 131.0 / 3, 0, 77.0 / 3), at("color", 0, 208.0 / 3, 100, 92.0 / 3),
+      ]),
+    // ZStack (Layout/Stack/ZStack.swift placeSubviews) aligns its children on the largest guide
+    // of its top-priority children as sized in its bounds. Sized under 100 × 50, the 2:1 fill is
+    // 100 × 50 and the other 10 × 80: the stack is 100 × 80, root y (50 − 80) / 2 = −15. Placed
+    // in 100 × 80, the fill is 160 × 80: guides x max(80, 5) = 80, y 40: the fill at x 0 (not
+    // −30, centred in the bounds), the other at 80 − 5 = 75.
+    Case(
+      "a ZStack aligns its children by their guides",
+      canvas: PointRect(x: 0, y: 0, width: 100, height: 50),
+      tree: zstack([aspect(color(), 2, .fill), frame(color(), width: 10, height: 80)]),
+      expect: [
+        at("zstack", 0, -15, 100, 80), at("aspect", 0, -15, 160, 80), at("color", 0, -15, 160, 80),
+        at("frame", 75, -15, 10, 80), at("color", 75, -15, 10, 80),
+      ]),
+    // A stack aligns its children across by their guides too, from its leading edge
+    // (StackLayout.placeChildren1 and commitPlacements, Layout/Stack/StackLayout.swift). Under
+    // fixedSize a frame of ideal width 47 is 47 wide, so the column is 47 × (17 + 3 + 28) at
+    // ((300 − 47) / 2, (200 − 48) / 2) = (126.5, 76). Placed, the column offers its width, 47,
+    // and the frame (no bounds on that axis) takes its child's 4: the guide is max(2, 3) = 3,
+    // so the 4-wide view is at 126.5 + 3 − 2 = 127.5 (centred in the 47 it would be at 148).
+    Case(
+      "a stack aligns its children by their guides as they are placed",
+      tree: fixedSize(
+        vstack(
+          [
+            flex(frame(color(), width: 4, height: 17), FlexFrameLayout(idealWidth: 47)),
+            frame(color(), width: 6, height: 28),
+          ], spacing: 3)),
+      expect: [
+        at("fixedsize", 126.5, 76, 47, 48), at("vstack", 126.5, 76, 47, 48), at("flexframe", 127.5, 76, 4, 17),
+        at("frame", 127.5, 76, 4, 17), at("color", 127.5, 76, 4, 17), at("frame", 126.5, 96, 6, 28),
+        at("color", 126.5, 96, 6, 28),
+      ]),
+    // An HStack of one spacer is that spacer (isIdentityUnaryLayout); fixedSize offers nil × nil,
+    // aspectRatio passes a wholly nil proposal on (Layout/AspectRatioLayout.swift), and the
+    // horizontal spacer is 8 × 0: every frame 8 × 0 at ((300 − 8) / 2, 100), finite (the stack
+    // of old, not transparent, placed it at infinity).
+    Case(
+      "a fixed-size HStack of a spacer with an aspect ratio is 8 × 0",
+      tree: fixedSize(hstack([aspect(hspacer(), nil, .fit)])),
+      expect: [
+        at("fixedsize", 146, 100, 8, 0), at("hstack", 146, 100, 8, 0), at("aspect", 146, 100, 8, 0),
+        at("spacer", 146, 100, 8, 0),
+      ]),
   ]
 
   // MARK: Tests

@@ -90,12 +90,13 @@ struct MeasuredOnceTests {
     #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("o.png").path))
   }
 
-  @Test("prepare lays each text out once: lowering draws the layouts layout made, adding none")
+  @Test("prepare shapes each text once: lowering draws from what layout shaped, shaping nothing more")
   func shapedOnce() throws {
     let scene = try Scene(json: Array(Self.mixed.utf8))
-    // Layout alone, with caches of its own: the layouts it made.
+    // Layout alone, with caches of its own: the paragraphs it shaped, the layouts it made.
     let layoutCaches = RenderCaches()
     let laid = try scene.laidOut(images: SceneImages([:]), caches: layoutCaches)
+    let shaped = try #require(layoutCaches.stats(named: "shaped text"))
     let measured = try #require(layoutCaches.stats(named: "text layouts"))
     // Every text drawn says the width it was measured within.
     var drawn = 0
@@ -115,13 +116,18 @@ struct MeasuredOnceTests {
       }
     }
     #expect(drawn == 8, "five fitted layers and three texts in the tree: \(drawn)")
-    // A whole prepare and render, with fresh caches: the same layouts, each drawn from the cache.
+    #expect(shaped.misses > 0 && shaped.misses <= drawn, "each paragraph shaped once: \(shaped)")
+    // A whole prepare and render, with fresh caches: the same paragraphs shaped, none more;
+    // at most one layout more per text drawn (a text measured within a width is laid out
+    // into lines only when it is drawn).
     let renderer = try Renderer(backend: .cpu, caches: RenderCaches())
     var timings = RenderTimings()
     _ = try renderer.render(scene, images: [:], timings: &timings)
+    let reshaped = try #require(renderer.caches.stats(named: "shaped text"))
     let rendered = try #require(renderer.caches.stats(named: "text layouts"))
-    #expect(rendered.misses == measured.misses, "layout made \(measured.misses), prepare \(rendered.misses)")
-    #expect(rendered.hits >= measured.hits + drawn, "each drawn text found its layout: \(rendered) after \(measured)")
+    #expect(reshaped.misses == shaped.misses, "layout shaped \(shaped.misses), prepare and render \(reshaped.misses)")
+    #expect(
+      rendered.misses <= measured.misses + drawn, "layout made \(measured.misses), prepare \(rendered.misses)")
   }
 
   @Test("a glass layer written from a button keeps the button's padding (fitPadding) and reads back the same")

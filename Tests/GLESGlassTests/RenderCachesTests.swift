@@ -201,6 +201,7 @@ struct RenderCachesTests {
     tiny.glyphBytes = 0
     tiny.textMaskBytes = 0
     tiny.textLayoutBytes = 0
+    tiny.shapedTextBytes = 0
     tiny.iconBytes = 0
     tiny.imageBytes = 0
     tiny.textureBytes = 0
@@ -228,7 +229,7 @@ struct RenderCachesTests {
     _ = try a.render(try Self.label("Owned", x: 10), images: [:], timings: &timings)
     #expect(
       a.caches.stats.filter { $0.entries > 0 }.map(\.name) == [
-        "fonts", "font matches", "glyphs", "text masks", "text layouts", "icons", "textures",
+        "fonts", "font matches", "glyphs", "text masks", "text layouts", "shaped text", "icons", "textures",
       ])
     let b = try Renderer(backend: .cpu)
     #expect(b.caches.stats.allSatisfy { $0.entries == 0 }, "\(b.caches.stats)")

@@ -836,7 +836,7 @@ struct RandomViews {
     case 4: return .fixedSize(horizontal: bool(), vertical: bool())
     case 5: return .layoutPriority(Double(int(7)) - 3)
     case 6: return .offset(x: points(40) - 20, y: points(10))
-    case 7: return .aspectRatio(maybe { 0.25 + $0.points(4) }, contentMode: pick(ContentMode.allCases))
+    case 7: return .aspectRatio(maybe { 0.25 + $0.points(4) }, contentMode: pick([ContentMode.fit, .fill]))
     case 8: return .ignoresSafeArea(pick([.all, .top, .horizontal, [.bottom, .trailing], []]))
     case 9:
       return .glassEffect(

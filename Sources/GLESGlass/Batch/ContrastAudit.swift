@@ -81,7 +81,7 @@ public enum ContrastAudit {
 
   /// Audits `scene` (its images in `images`) on `renderer`.
   public static func audit(_ scene: Scene, images: SceneImages, renderer: Renderer) throws -> [ContrastFinding] {
-    let (laid, bodySources) = try scene.laidOutWithSources(images: images, caches: renderer.caches)
+    let (laid, bodySources, _) = try scene.laidOutWithSources(images: images, caches: renderer.caches)
     let bodyStart = laid.layers.count - bodySources.count
     /// Where layer `index` (and, in a container, its glass `glass`) was written.
     func source(_ index: Int, glass: Int? = nil) -> ViewLayout.LayerSource {

@@ -13,6 +13,10 @@ public struct CacheBudgets: Sendable, Hashable {
   /// Text laid out in points (its shaped lines), as layout measured it and
   /// lowering draws it, per text and width.
   public var textLayoutBytes = 4 << 20
+  /// Paragraphs shaped once, whole (`ShapedParagraph`: glyphs and where they
+  /// may break), per text, face and weight: what a text measured within several
+  /// widths, or repeated in a batch, is measured and drawn from.
+  public var shapedTextBytes = 16 << 20
   /// Icons' coverage, per name and size.
   public var iconBytes = 4 << 20
   /// Decoded images and copies fitted to frames (`ImageCache`).
@@ -23,8 +27,8 @@ public struct CacheBudgets: Sendable, Hashable {
   public var textureBytes = 96 << 20
 
   /// The defaults: 64 MiB of fonts, 1 MiB of matches, 4 MiB of glyphs, 12 MiB of
-  /// text masks, 4 MiB of text layouts, 4 MiB of icons, 256 MiB of images, 96 MiB
-  /// of textures.
+  /// text masks, 4 MiB of text layouts, 16 MiB of shaped text, 4 MiB of icons,
+  /// 256 MiB of images, 96 MiB of textures.
   public init() {}
 
   /// Glyphs and text masks together (`glass-gpu batch --text-cache`): setting it
@@ -62,6 +66,7 @@ public final class RenderCaches: @unchecked Sendable {
   let glyphs: LRUCache<TextRaster.Key, TextRaster.Glyph>
   let textMasks: LRUCache<TextMaskKey, TextMask?>
   let textLayouts: LRUCache<TextLayoutKey, ContentLayout>
+  let shapedText: LRUCache<ShapedTextKey, ShapedParagraph>
   let icons: LRUCache<IconKey, [UInt8]>
   private let lock = NSLock()
   private var attached: [@Sendable () -> CacheStats] = []
@@ -74,16 +79,28 @@ public final class RenderCaches: @unchecked Sendable {
     glyphs = LRUCache("glyphs", budgetBytes: budgets.glyphBytes)
     textMasks = LRUCache("text masks", budgetBytes: budgets.textMaskBytes)
     textLayouts = LRUCache("text layouts", budgetBytes: budgets.textLayoutBytes)
+    shapedText = LRUCache("shaped text", budgetBytes: budgets.shapedTextBytes)
     icons = LRUCache("icons", budgetBytes: budgets.iconBytes)
   }
 
   /// What every cache holds and has done, in a fixed order: fonts, font matches,
-  /// glyphs, text masks, text layouts, icons, images, then textures when a GPU
-  /// renderer keeps them.
+  /// glyphs, text masks, text layouts, shaped text, icons, images, then textures
+  /// when a GPU renderer keeps them.
   public var stats: [CacheStats] {
     let more = lock.withLock { attached }
-    return fonts.stats + [glyphs.stats, textMasks.stats, textLayouts.stats, icons.stats, images.stats]
+    return fonts.stats + [
+      glyphs.stats, textMasks.stats, textLayouts.stats, shapedText.stats, icons.stats, images.stats,
+    ]
       + more.map { $0() }
+  }
+
+  /// `text`, one paragraph, shaped whole in `face` at `weight`: from the cache
+  /// when it was shaped already, else shaped now and kept.
+  func shapedParagraph(_ text: String, face: FontFace, weight: FontWeight) -> ShapedParagraph {
+    let key = ShapedTextKey(text: text, face: face.serial, weight: weight)
+    return shapedText.value(forKey: key, bytes: { $0.bytes + text.utf8.count }) {
+      ShapedParagraph(text, face: face, weight: weight)
+    }
   }
 
   /// `content` laid out within `maxWidth` points (nil or infinity: one line per

@@ -11,7 +11,8 @@ import Foundation
 /// source row the result needs.
 public enum ImageResampler {
   /// `image` fitted to `size` by `mode`, centred: `fill` covers the frame and crops,
-  /// `fit` fits inside and leaves the rest clear. An image that needs no scaling is
+  /// `fit` fits inside and leaves the rest clear, `stretch` scales each axis to the
+  /// frame's. An image that needs no scaling is
   /// cropped or padded exactly, at its own depth. With `window`, only that part of
   /// the fitted frame is made (the part of a frame a canvas shows).
   public static func fit(
@@ -36,15 +37,21 @@ public enum ImageResampler {
     let imageSize = source.size
     let sx = Double(frameSize.width) / Double(imageSize.width)
     let sy = Double(frameSize.height) / Double(imageSize.height)
-    let scale = mode == .fill ? max(sx, sy) : min(sx, sy)
+    let scaleX: Double
+    let scaleY: Double
+    switch mode {
+    case .fill: (scaleX, scaleY) = (max(sx, sy), max(sx, sy))
+    case .fit: (scaleX, scaleY) = (min(sx, sy), min(sx, sy))
+    case .stretch: (scaleX, scaleY) = (sx, sy)
+    }
     // The image's top-left corner in window pixels.
-    let offsetX = (Double(frameSize.width) - Double(imageSize.width) * scale) / 2 - Double(window.x)
-    let offsetY = (Double(frameSize.height) - Double(imageSize.height) * scale) / 2 - Double(window.y)
-    if scale == 1 && offsetX == offsetX.rounded() && offsetY == offsetY.rounded() {
+    let offsetX = (Double(frameSize.width) - Double(imageSize.width) * scaleX) / 2 - Double(window.x)
+    let offsetY = (Double(frameSize.height) - Double(imageSize.height) * scaleY) / 2 - Double(window.y)
+    if scaleX == 1 && scaleY == 1 && offsetX == offsetX.rounded() && offsetY == offsetY.rounded() {
       return try crop(&source, size: size, offset: PixelPoint(x: Int(offsetX), y: Int(offsetY)))
     }
-    let columns = taps(count: size.width, sourceCount: imageSize.width, scale: scale, offset: offsetX)
-    let rows = taps(count: size.height, sourceCount: imageSize.height, scale: scale, offset: offsetY)
+    let columns = taps(count: size.width, sourceCount: imageSize.width, scale: scaleX, offset: offsetX)
+    let rows = taps(count: size.height, sourceCount: imageSize.height, scale: scaleY, offset: offsetY)
     // The source rows the result reads: only these are filtered across.
     let used = rows.flatMap(\.indices)
     let first = used.min() ?? 0

@@ -1,71 +1,3 @@
-/// One rule of SwiftUI's layout, the same three steps everywhere: the parent
-/// proposes a size, the child chooses its own, the parent places it. Each rule is
-/// one small type (`StackLayout`, `FrameLayout`, …) with its algorithm in its doc
-/// comment. A rule sees its children only through `LayoutSubview`, which asks them
-/// for their size under a proposal; it never stores sizes of its own.
-public protocol LayoutRule: Sendable {
-  /// The size this view chooses under `proposal`, given its children.
-  func sizeThatFits(_ proposal: ProposedViewSize, subviews: [LayoutSubview]) -> PointSize
-
-  /// Where each child goes when this view has the frame `bounds` (the size it
-  /// chose under `proposal`): one placement per child, in their order.
-  func placeSubviews(in bounds: PointRect, proposal: ProposedViewSize, subviews: [LayoutSubview]) -> [LayoutPlacement]
-
-  /// The priority a stack gives this view when it shares out space (0 unless
-  /// `layoutPriority(_:)` says otherwise).
-  var layoutPriority: Double { get }
-
-  /// Whether a stack offers this view space last, after every other view of its
-  /// priority (a `Spacer`).
-  var isSpacer: Bool { get }
-
-  /// Whether this is a modifier of one view (its first child) that keeps that
-  /// view's `layoutPriority`, as SwiftUI keeps a view's traits through the
-  /// modifiers written after them (`.layoutPriority(1).background(…)`).
-  var keepsPriority: Bool { get }
-}
-
-extension LayoutRule {
-  /// The priority stacks share out space by.
-  public var layoutPriority: Double { 0 }
-  /// Whether stacks treat this view as a spacer.
-  public var isSpacer: Bool { false }
-  /// Containers and leaves keep no priority of their children.
-  public var keepsPriority: Bool { false }
-}
-
-/// Where a parent puts a child: the child's top-leading corner, in the canvas's
-/// points, and the proposal the child is sized under there.
-public struct LayoutPlacement: Hashable, Sendable {
-  /// The child's top-leading corner, in points.
-  public var origin: PointOffset
-  /// The proposal the child's size is taken under.
-  public var proposal: ProposedViewSize
-
-  /// Makes a placement.
-  public init(origin: PointOffset, proposal: ProposedViewSize) {
-    self.origin = origin
-    self.proposal = proposal
-  }
-}
-
-/// A child as its parent's rule sees it: it can be asked its size under any
-/// proposal (answers are kept per proposal, so asking twice costs nothing).
-public struct LayoutSubview: Sendable {
-  let node: LayoutNode
-
-  /// The size the child chooses under `proposal`.
-  public func sizeThatFits(_ proposal: ProposedViewSize) -> PointSize { node.sizeThatFits(proposal) }
-
-  /// The child's layout priority (`layoutPriority(_:)`, written on it or on
-  /// the view its modifiers wrap, the outermost winning; else its rule's: 0, or
-  /// −∞ for a spacer).
-  public var priority: Double { node.writtenPriority ?? node.rule.layoutPriority }
-
-  /// Whether the child is a spacer.
-  public var isSpacer: Bool { node.rule.isSpacer }
-}
-
 /// A view of a tree being laid out: its rule, its children, and what it
 /// has answered so far. Made fresh for each layout (a tree of nodes is one
 /// layout's working state, used from one thread).
@@ -88,9 +20,13 @@ public final class LayoutNode: @unchecked Sendable {
   @exclusivity(unchecked) private var answerCount = 0
   /// The children as the rule sees them.
   private let subviews: [LayoutSubview]
-  /// The `layoutPriority(_:)` written on this view or, through the modifiers
-  /// that keep it, on the view they wrap (nil: none).
-  let writtenPriority: Double?
+  /// The priority a stack shares out space by (the rule's answer, from the
+  /// children's).
+  let priority: Double
+  /// The spacing the view wants on each edge (the rule's answer).
+  let spacing: ViewSpacing
+  /// Whether a frame around it keeps its spacing (the rule's answer).
+  let requiresSpacingProjection: Bool
   /// `ignoresSafeArea(edges:)`: the edges of the safe area this view's frame
   /// extends past, to the canvas's, where it touches them once placed.
   var ignoredSafeAreaEdges: EdgeSet = []
@@ -110,10 +46,13 @@ public final class LayoutNode: @unchecked Sendable {
     self.kind = kind
     self.path = path
     self.children = children
-    subviews = children.map(LayoutSubview.init)
-    writtenPriority =
-      rule is LayoutPriorityLayout
-      ? rule.layoutPriority : rule.keepsPriority ? children.first?.writtenPriority : nil
+    let subviews = children.map(LayoutSubview.init)
+    self.subviews = subviews
+    // What the view reports to its parent depends on its children only, which
+    // are made first: answered once, here.
+    priority = rule.layoutPriority(subviews: subviews)
+    spacing = rule.spacing(subviews: subviews)
+    requiresSpacingProjection = rule.requiresSpacingProjection(subviews: subviews)
   }
 
   /// The size this view chooses under `proposal` (kept, so each proposal is
@@ -159,13 +98,17 @@ public final class LayoutNode: @unchecked Sendable {
 
   /// Lays the tree out in the safe area `bounds` of `canvas`, telling `visit`
   /// each node and its frame (unsnapped), parents before children. A view that
-  /// ignores the safe area on an edge it touches is extended to the canvas's edge
-  /// there, and its children are placed in the extended frame.
-  func layout(in bounds: PointRect, canvas: PointRect, visit: (LayoutNode, ResolvedView) -> Void) {
+  /// ignores the safe area on an edge where it reaches the safe area's edge or
+  /// past it (and not past the canvas's) is extended to the canvas's edge there,
+  /// and its children are placed in the extended frame. `pixelScale` sets the
+  /// tolerance of "reaches": half a pixel and a thousandth of a point.
+  func layout(
+    in bounds: PointRect, canvas: PointRect, pixelScale: Double = 1, visit: (LayoutNode, ResolvedView) -> Void
+  ) {
     let proposal = ProposedViewSize(width: bounds.width, height: bounds.height)
     let size = sizeThatFits(proposal)
     let origin = Alignment.center.origin(of: size, in: bounds)
-    let area = SafeArea(bounds: bounds, canvas: canvas)
+    let area = SafeArea(bounds: bounds, canvas: canvas, tolerance: 0.5 / pixelScale + 0.001)
     place(
       at: PointRect(x: origin.x, y: origin.y, width: size.width, height: size.height), proposal: proposal, depth: 0,
       area: area, visit: visit)
@@ -190,19 +133,24 @@ public final class LayoutNode: @unchecked Sendable {
   struct SafeArea {
     var bounds: PointRect
     var canvas: PointRect
+    /// How near an edge counts as reaching it, in points.
+    var tolerance = 0.001
 
-    /// `frame` extended to the canvas on each edge of `edges` where it touches
-    /// the safe area (within a thousandth of a point).
+    /// `frame` extended to the canvas on each edge of `edges` where it reaches
+    /// the safe area's edge or lies past it, but not past the canvas's (within
+    /// `tolerance`): SwiftUI's rule (OpenSwiftUI's `SafeAreaInsets.adjust`,
+    /// `Layout/SafeAreaInsets.swift`). A view taller than the safe area, centred
+    /// on it, reaches past both edges and is extended to both.
     func extend(_ frame: PointRect, _ edges: EdgeSet) -> PointRect {
-      func touches(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 0.001 }
+      let e = tolerance
       var left = frame.x
       var top = frame.y
       var right = frame.maxX
       var bottom = frame.maxY
-      if edges.contains(.leading) && touches(left, bounds.x) { left = canvas.x }
-      if edges.contains(.top) && touches(top, bounds.y) { top = canvas.y }
-      if edges.contains(.trailing) && touches(right, bounds.maxX) { right = canvas.maxX }
-      if edges.contains(.bottom) && touches(bottom, bounds.maxY) { bottom = canvas.maxY }
+      if edges.contains(.leading) && left - e < bounds.x && canvas.x < left + e { left = canvas.x }
+      if edges.contains(.top) && top - e < bounds.y && canvas.y < top + e { top = canvas.y }
+      if edges.contains(.trailing) && bounds.maxX < right + e && right - e < canvas.maxX { right = canvas.maxX }
+      if edges.contains(.bottom) && bounds.maxY < bottom + e && bottom - e < canvas.maxY { bottom = canvas.maxY }
       return PointRect(x: left, y: top, width: right - left, height: bottom - top)
     }
   }

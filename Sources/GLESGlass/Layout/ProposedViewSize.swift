@@ -199,10 +199,19 @@ public struct Alignment: Hashable, Sendable {
   /// The fraction along `axis` (0 leading or top, 1/2 centre, 1 trailing or bottom).
   func fraction(_ axis: Axis) -> Double { axis == .horizontal ? horizontal.fraction : vertical.fraction }
 
-  /// The origin of a child of `size` aligned in `bounds` (the child may be larger).
+  /// The origin of a child of `size` aligned in `bounds` (the child may be
+  /// larger): its guide on the bounds' guide.
   func origin(of size: PointSize, in bounds: PointRect) -> PointOffset {
     PointOffset(
-      x: bounds.x + (bounds.width - size.width) * horizontal.fraction,
-      y: bounds.y + (bounds.height - size.height) * vertical.fraction)
+      x: bounds.x + Self.guide(bounds.width, horizontal.fraction) - Self.guide(size.width, horizontal.fraction),
+      y: bounds.y + Self.guide(bounds.height, vertical.fraction) - Self.guide(size.height, vertical.fraction))
+  }
+
+  /// An alignment guide's value in a view `length` long, for the alignment at
+  /// `fraction`: 0 for leading and top, the length for trailing and bottom, half
+  /// of it for centre (SwiftUI's default guides: leading is 0 even in a view of
+  /// infinite width, where `length × 0` would not be a number).
+  static func guide(_ length: Double, _ fraction: Double) -> Double {
+    fraction == 0 ? 0 : fraction == 1 ? length : length * fraction
   }
 }

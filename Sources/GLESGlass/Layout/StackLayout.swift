@@ -1,7 +1,14 @@
 /// `HStack` and `VStack`: children in a row or a column, aligned across the stack
-/// by `alignment`, `spacing` points apart; with no spacing given, 8 points between
-/// two views and none beside a `Spacer` (SwiftUI's default spacing; its extra space
-/// next to text, which depends on the font's metrics, is not modelled).
+/// by `alignment`, `spacing` points apart; with no spacing given, the distance
+/// the two neighbours' spacings ask for (`ViewSpacing`): 8 points between two
+/// views, none beside a `Spacer` or an empty stack, whatever modifiers pass
+/// their spacing on (SwiftUI's default spacing; its extra space next to text,
+/// which depends on the font's metrics, is not modelled).
+///
+/// A stack of one child is that child: it sizes, places, spaces and ranks as
+/// the child does (SwiftUI builds no layout for it, OpenSwiftUI's
+/// `isIdentityUnaryLayout`); it only sets the axis of a `Spacer` inside it.
+/// A stack of none is 0 × 0, wants 0 on every edge and has priority −∞.
 ///
 /// Sizing under a proposal `p` (along the stack's axis, "main"; the other, "cross"):
 /// 1. The spacing between each pair of neighbours is taken off `p.main`.
@@ -24,11 +31,22 @@
 /// replaced by the stack's cross size (so a colour in a `VStack` sized to its ideal
 /// width takes the width of the widest child). The children follow one another in
 /// their order, not the order they were sized in, from the stack's leading (top)
-/// edge, each aligned across the stack.
+/// edge. Across, they are aligned to one another by their guides, from the
+/// stack's leading (top) edge: the guide lies at the largest `size × fraction`
+/// of the children as sized there, and each child's own guide on it. This is
+/// "aligned in the stack" unless the children size themselves differently when
+/// placed than when the stack was sized (a frame with an ideal width alone is
+/// its ideal under a nil proposal, its child's width under the stack's width).
 ///
-/// Sources: OpenSwiftUI's `StackLayout`, `Spacer` and `Spacing` (SwiftUI 6.5.4, as
-/// audited there); Apple's `layoutPriority(_:)` and `Spacer.minLength` documents.
-/// docs/layout.md works examples.
+/// What the stack reports: priority 0; the spacing its children want across
+/// the stack (the larger of theirs), its first child's on its leading (top)
+/// edge and its last child's on its trailing (bottom) edge.
+///
+/// Sources: OpenSwiftUI's `StackLayout` (`Layout/Stack/StackLayout.swift`, its
+/// `spacing()` too), `HVStack` (`isIdentityUnaryLayout`), `ViewLayoutEngine`
+/// (priority −∞ when empty, `Layout/Layout.swift`), `Spacer` and `Spacing`
+/// (SwiftUI 6.5.4, as audited there); Apple's `layoutPriority(_:)` and
+/// `Spacer.minLength` documents. docs/layout.md works examples.
 public struct StackLayout: LayoutRule, Hashable {
   /// SwiftUI's spacing between neighbours when none is given, in points.
   public static let defaultSpacing = 8.0
@@ -59,6 +77,7 @@ public struct StackLayout: LayoutRule, Hashable {
 
   /// The size chosen under `proposal`, by the rule above.
   public func sizeThatFits(_ proposal: ProposedViewSize, subviews: [LayoutSubview]) -> PointSize {
+    if subviews.count == 1 { return subviews[0].sizeThatFits(proposal) }
     let proposals = childProposals(proposal, subviews)
     var size = PointSize(width: 0, height: 0)
     size[axis] = totalSpacing(subviews)
@@ -76,27 +95,53 @@ public struct StackLayout: LayoutRule, Hashable {
   )
     -> [LayoutPlacement]
   {
+    if subviews.count == 1 { return [.same(bounds, proposal)] }
     let boundsSize = PointSize(width: bounds.width, height: bounds.height)
     var placing = proposal
     if placing[axis.cross] == nil { placing[axis.cross] = boundsSize[axis.cross] }
     let proposals = childProposals(placing, subviews)
     var position = PointOffset(x: bounds.x, y: bounds.y)[axis]
     let crossStart = PointOffset(x: bounds.x, y: bounds.y)[axis.cross]
+    let sizes = subviews.indices.map { subviews[$0].sizeThatFits(proposals[$0]) }
+    let guide = sizes.reduce(0) { max($0, Alignment.guide($1[axis.cross], crossAlignment)) }
     return subviews.indices.map { index in
-      let size = subviews[index].sizeThatFits(proposals[index])
+      let size = sizes[index]
       if index > 0 { position += gap(subviews[index - 1], subviews[index]) }
       var origin = PointOffset(x: 0, y: 0)
       origin[axis] = position
-      origin[axis.cross] = crossStart + (boundsSize[axis.cross] - size[axis.cross]) * crossAlignment
+      origin[axis.cross] = crossStart + guide - Alignment.guide(size[axis.cross], crossAlignment)
       position += size[axis]
       return LayoutPlacement(origin: origin, proposal: proposals[index])
     }
   }
 
-  /// The space between two neighbours: `spacing`, or by default 8 points, 0
-  /// beside a spacer.
+  /// The space between two neighbours: `spacing`, or the distance their
+  /// spacings ask for.
   func gap(_ a: LayoutSubview, _ b: LayoutSubview) -> Double {
-    spacing ?? (a.isSpacer || b.isSpacer ? 0 : Self.defaultSpacing)
+    spacing ?? a.spacing.distance(to: b.spacing, along: axis)
+  }
+
+  /// Its children's spacing across the stack, its first child's before it and
+  /// its last child's after it; 0 all round when it is empty.
+  public func spacing(subviews: [LayoutSubview]) -> ViewSpacing {
+    guard let first = subviews.first, let last = subviews.last else { return .zero }
+    if subviews.count == 1 { return first.spacing }
+    let across: EdgeSet = axis == .horizontal ? .vertical : .horizontal
+    var spacing = ViewSpacing()
+    for subview in subviews { spacing.incorporate(across, of: subview.spacing) }
+    spacing.incorporate(axis == .horizontal ? .leading : .top, of: first.spacing)
+    spacing.incorporate(axis == .horizontal ? .trailing : .bottom, of: last.spacing)
+    return spacing
+  }
+
+  /// −∞ when empty, its child's with one child, else 0.
+  public func layoutPriority(subviews: [LayoutSubview]) -> Double {
+    subviews.isEmpty ? -.infinity : subviews.count == 1 ? subviews[0].priority : 0
+  }
+
+  /// With one child, whether the child is a spacer to a frame around it.
+  public func requiresSpacingProjection(subviews: [LayoutSubview]) -> Bool {
+    subviews.count == 1 && subviews[0].requiresSpacingProjection
   }
 
   /// The space between all the neighbours.
@@ -148,85 +193,12 @@ public struct StackLayout: LayoutRule, Hashable {
       for index in group {
         proposals[index] = proposing(max(0, groupLeft / unsized))
         let taken = subviews[index].sizeThatFits(proposals[index])[axis]
-        groupLeft -= taken
-        left -= taken
+        // ∞ taken from ∞ leaves ∞, as SwiftUI maps the NaN back (`mappingNaN`).
+        if !(groupLeft - taken).isNaN { groupLeft -= taken }
+        if !(left - taken).isNaN { left -= taken }
         unsized -= 1
       }
     }
     return proposals
   }
-}
-
-/// `ZStack(alignment:)`: every child is offered the stack's proposal; the stack is
-/// as wide as its widest child and as tall as its tallest, counting only the
-/// children of the highest layout priority. Placing, every child is offered the
-/// stack's size and aligned in it.
-public struct ZStackLayout: LayoutRule, Hashable {
-  /// Where each child sits in the stack.
-  public var alignment: Alignment
-
-  /// Makes a ZStack's rule.
-  public init(alignment: Alignment = .center) { self.alignment = alignment }
-
-  /// The size chosen under `proposal`, by the rule above.
-  public func sizeThatFits(_ proposal: ProposedViewSize, subviews: [LayoutSubview]) -> PointSize {
-    let top = subviews.map(\.priority).max() ?? 0
-    return subviews.filter { $0.priority == top }.map { $0.sizeThatFits(proposal) }
-      .reduce(PointSize(width: 0, height: 0)) {
-        PointSize(width: max($0.width, $1.width), height: max($0.height, $1.height))
-      }
-  }
-
-  /// Where each child goes in `bounds`, by the rule above.
-  public func placeSubviews(
-    in bounds: PointRect, proposal: ProposedViewSize, subviews: [LayoutSubview]
-  )
-    -> [LayoutPlacement]
-  {
-    let offer = ProposedViewSize(width: bounds.width, height: bounds.height)
-    return subviews.map {
-      LayoutPlacement(origin: alignment.origin(of: $0.sizeThatFits(offer), in: bounds), proposal: offer)
-    }
-  }
-}
-
-/// `Spacer(minLength:)`: along the stack it is in, as long as it is offered but
-/// no shorter than `minLength` (8 points by default; a negative one is 0); across
-/// it, nothing. Its ideal length is `minLength`. Outside a stack (the axis unknown) it takes the
-/// proposal in both directions, with `minLength` as its least.
-public struct SpacerLayout: LayoutRule, Hashable {
-  /// The least length, in points.
-  public var minLength: Double
-  /// The axis of the stack it is in; nil outside any stack.
-  public var axis: Axis?
-
-  /// Makes a spacer's rule.
-  public init(minLength: Double? = nil, axis: Axis?) {
-    self.minLength = max(0, minLength ?? StackLayout.defaultSpacing)
-    self.axis = axis
-  }
-
-  /// Whether stacks treat this view as a spacer.
-  public var isSpacer: Bool { true }
-
-  /// −∞: stacks share out space to spacers after every other view, and a ZStack
-  /// is not sized by them.
-  public var layoutPriority: Double { -.infinity }
-
-  /// The size chosen under `proposal`, by the rule above.
-  public func sizeThatFits(_ proposal: ProposedViewSize, subviews: [LayoutSubview]) -> PointSize {
-    func along(_ value: Double?) -> Double { max(minLength, value ?? minLength) }
-    switch axis {
-    case .horizontal: return PointSize(width: along(proposal.width), height: 0)
-    case .vertical: return PointSize(width: 0, height: along(proposal.height))
-    case nil: return PointSize(width: along(proposal.width), height: along(proposal.height))
-    }
-  }
-
-  /// Where each child goes in `bounds`, by the rule above.
-  public func placeSubviews(
-    in bounds: PointRect, proposal: ProposedViewSize, subviews: [LayoutSubview]
-  )
-    -> [LayoutPlacement]
-  { [] }
 }

@@ -196,7 +196,8 @@ extension SceneFormat {
           Field("frame", .definition(.frame), required: true, "snapped to whole pixels"),
           Field(
             "contentMode", .choice(ContentMode.allCases.map(\.rawValue)), default: .string("fill"),
-            "`fill`: covers the frame, cropped centred; `fit`: inside it, centred"),
+            "`fill`: covers the frame, cropped centred; `fit`: inside it, centred; `stretch`: scaled on each axis to "
+              + "the frame (a resizable image's drawing)"),
           Field("clipShape", .definition(.clipShape), default: .string("rect")),
           Field(
             "backgroundExtensionEffect", .definition(.backgroundExtensionEffect),

@@ -253,12 +253,17 @@ public enum Fill: Hashable, Sendable {
   }
 }
 
-/// How an image fits its frame.
+/// How an image fits its frame (SwiftUI's `ContentMode`, `fit` and `fill`, and
+/// `stretch` for an image layer alone).
 public enum ContentMode: String, Hashable, Sendable, CaseIterable {
   /// Scaled to cover the frame, cropped centred.
   case fill
   /// Scaled to fit inside the frame, centred; the rest stays clear.
   case fit
+  /// Scaled on each axis to the frame, its ratio not kept: how SwiftUI draws a
+  /// `resizable()` image in its frame. An image layer's (and a background
+  /// image's) only: `aspectRatio` takes `fit` or `fill`.
+  case stretch
 }
 
 /// What lies behind every layer.

@@ -401,7 +401,7 @@ enum SceneFormat {
         forms: [
           .object([
             Field("ratio", .number(Bounds(minimum: 0, maximum: 100_000, aboveMinimum: true))),
-            Field("contentMode", .choice(ContentMode.allCases.map(\.rawValue)), default: .string("fit")),
+            Field("contentMode", .choice([ContentMode.fill, .fit].map(\.rawValue)), default: .string("fit")),
           ])
         ])
     case .scaledToFit:

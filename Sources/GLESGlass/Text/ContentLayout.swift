@@ -88,12 +88,26 @@ struct ContentLayout {
       : TextLayout(
         content.string, face: face, pixelSize: font.size, weight: font.weight,
         maxWidth: maxWidth.map { max(0, $0 - side - gap) }, lineLimit: content.lineLimit,
-        alignment: content.alignment, layoutDirection: content.layoutDirection)
+        alignment: content.alignment, layoutDirection: content.layoutDirection,
+        paragraphs: { caches.shapedParagraph($0, face: face, weight: font.weight) })
     self.text = text
     readsRightToLeft =
       content.layoutDirection == .rightToLeft
       || (text?.lines.first?.runs.first(where: { $0.script != "Zyyy" })?.isRightToLeft ?? false)
-    // The icon's centre on the first line's middle; whichever starts higher is at 0.
+    let block = Self.block(
+      side: side, gap: gap, text: text.map { (width: $0.width, height: $0.height, lineHeight: $0.lineHeight) })
+    let iconX = readsRightToLeft ? (text?.width ?? 0) + gap : 0
+    iconFrame = PointRect(x: iconX, y: block.iconTop, width: side, height: side)
+    textOrigin = PointOffset(x: readsRightToLeft ? 0 : side + gap, y: block.textTop)
+    size = block.size
+  }
+
+  /// Where the icon (a square of `side`) and the text of `text`'s size start
+  /// down the block, and the block's size: the icon's centre on the first
+  /// line's middle, whichever starts higher at 0; `gap` between them across.
+  static func block(
+    side: Double, gap: Double, text: (width: Double, height: Double, lineHeight: Double)?
+  ) -> (iconTop: Double, textTop: Double, size: PointSize) {
     let middle = text.map { $0.lineHeight / 2 } ?? side / 2
     var iconTop = middle - side / 2
     var textTop = 0.0
@@ -101,11 +115,36 @@ struct ContentLayout {
       textTop = -iconTop
       iconTop = 0
     }
-    let textWidth = text?.width ?? 0
-    let iconX = readsRightToLeft ? textWidth + gap : 0
-    iconFrame = PointRect(x: iconX, y: iconTop, width: side, height: side)
-    textOrigin = PointOffset(x: readsRightToLeft ? 0 : side + gap, y: textTop)
-    size = PointSize(width: side + gap + textWidth, height: max(iconTop + side, textTop + (text?.height ?? 0)))
+    let size = PointSize(
+      width: side + gap + (text?.width ?? 0), height: max(iconTop + side, textTop + (text?.height ?? 0)))
+    return (iconTop, textTop, size)
+  }
+
+  /// The size `content` laid out within `maxWidth` has, and whether its text is
+  /// cut short, as `init` would make it, to the bit, without making its lines
+  /// (`TextLayout.measure`): what layout asks of a text under a proposal. Its
+  /// paragraphs are shaped once, with `caches`. Throws as `init` does.
+  static func measure(
+    _ content: TextContent, maxWidth: Double?, directory: String, caches: RenderCaches
+  ) throws -> (size: PointSize, truncated: Bool) {
+    let font = content.font
+    guard font.size.isFinite, font.size > 0, font.size <= Font.maximumSize else {
+      throw GlassError(.invalidScene, "the font size is out of range", at: GlassError.Location(jsonPath: "font.size"))
+    }
+    let face = try font.face(directory: directory, fonts: caches.fonts)
+    let hasIcon = content.systemImage != nil
+    let side = hasIcon ? font.size * Self.iconScale : 0
+    let gap = !hasIcon || content.string.isEmpty ? 0 : font.size * Self.iconSpacing
+    guard !content.string.isEmpty else { return (block(side: side, gap: gap, text: nil).size, false) }
+    let width = maxWidth.flatMap { $0.isInfinite ? nil : $0 }
+    let text = TextLayout.measure(
+      content.string, face: face, pixelSize: font.size, weight: font.weight,
+      maxWidth: width.map { max(0, $0 - side - gap) }, lineLimit: content.lineLimit
+    ) { caches.shapedParagraph($0, face: face, weight: font.weight) }
+    let block = block(
+      side: side, gap: gap,
+      text: (text.width, text.height, face.lineHeight(pixelSize: font.size)))
+    return (block.size, text.truncated)
   }
 
   /// The block's coverage in `box` (points) at `scale` pixels a point, centred

@@ -188,31 +188,49 @@ public struct TextLayout: Sendable {
     _ text: String, face: FontFace, pixelSize: Double, weight: FontWeight = .regular, maxWidth: Double? = nil,
     lineLimit: Int? = nil, alignment: TextAlignment = .leading, layoutDirection: LayoutDirection = .leftToRight
   ) {
+    self.init(
+      text, face: face, pixelSize: pixelSize, weight: weight, maxWidth: maxWidth, lineLimit: lineLimit,
+      alignment: alignment, layoutDirection: layoutDirection, paragraphs: nil)
+  }
+
+  /// The layout, each paragraph shaped once (`ShapedParagraph`), by
+  /// `paragraphs` when given (a renderer's cache: a text measured within
+  /// several widths, or repeated in a batch, is shaped once), else here.
+  init(
+    _ text: String, face: FontFace, pixelSize: Double, weight: FontWeight, maxWidth: Double?, lineLimit: Int?,
+    alignment: TextAlignment, layoutDirection: LayoutDirection, paragraphs: ((String) -> ShapedParagraph)?
+  ) {
     let scale = pixelSize / Double(face.unitsPerEm)
     var shaped = 0
-    func runs(_ string: String) -> [ShapedRun] {
-      shaped += string.unicodeScalars.count
-      return TextShaper.shape(string, face: face, weight: weight)
-    }
+    // Every piece of text shaped (a paragraph, a line that is not a piece of
+    // its paragraph's glyphs, a line cut short) is shaped whole, by
+    // `paragraphs` when given (so a piece met again is not shaped again), else
+    // here, counted.
+    let shapedWhole =
+      paragraphs ?? { text in
+        shaped += text.unicodeScalars.count
+        return ShapedParagraph(text, face: face, weight: weight)
+      }
     func width(_ runs: [ShapedRun]) -> Double { runs.reduce(0) { $0 + $1.advance(pixelSize: pixelSize) } }
-    func measure(_ string: String) -> Measured { Measured(runs(string), pixelSize: pixelSize) }
-    var lineTexts: [String] = []
-    for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-      lineTexts += Self.wrap(paragraph, maxWidth: maxWidth, measure: measure)
+    let broken = Self.breakLines(
+      text, face: face, pixelSize: pixelSize, weight: weight, maxWidth: maxWidth, lineLimit: lineLimit,
+      paragraphs: shapedWhole)
+    // The lines' runs: the paragraph's glyphs where a line is a piece of them,
+    // else the line shaped on its own; the last line of a text over its limit
+    // shows what fits of the rest, then "…".
+    var lineRuns: [[ShapedRun]] = []
+    lineRuns.reserveCapacity(broken.lines.count + 1)
+    for line in broken.lines {
+      let content = line.paragraph.withoutTrailingSpaces(line.range)
+      lineRuns.append(line.paragraph.slice(content) ?? shapedWhole(line.paragraph.string(content)).runs)
     }
-    var truncated = false
-    if let lineLimit, lineLimit > 0, lineTexts.count > lineLimit {
-      // The last line shows what fits of the rest, then "…".
-      let rest = lineTexts[(lineLimit - 1)...].joined(separator: " ")
-      lineTexts = Array(lineTexts.prefix(lineLimit - 1))
-      lineTexts.append(Self.truncate(rest, maxWidth: maxWidth, measure: measure))
-      truncated = true
-    }
+    if let last = broken.truncatedLine { lineRuns.append(shapedWhole(last.trimmingTrailingSpaces).runs) }
+    let truncated = broken.truncatedLine != nil
     let ascender = Double(face.ascender) * scale
     self.lineHeight = face.lineHeight(pixelSize: pixelSize)
     var lines: [Line] = []
-    for (i, string) in lineTexts.enumerated() {
-      let shaped = runs(string.trimmingTrailingSpaces)
+    lines.reserveCapacity(lineRuns.count)
+    for (i, shaped) in lineRuns.enumerated() {
       lines.append(Line(runs: shaped, width: width(shaped), x: 0, baseline: ascender + Double(i) * lineHeight))
     }
     let widest = lines.map(\.width).max() ?? 0
@@ -234,6 +252,71 @@ public struct TextLayout: Sendable {
     self.pixelSize = pixelSize
     self.isTruncated = truncated
     self.shapedScalarCount = shaped
+  }
+
+  /// The lines of `text` within `maxWidth` (nil: one a paragraph): each a
+  /// range of a paragraph shaped once (by `paragraphs`), and, for a text over
+  /// `lineLimit`, the last line's text, what fits of the rest then "…" (the
+  /// lines before it in `lines`). A piece that is not a piece of its
+  /// paragraph's glyphs is shaped on its own, whole, by `paragraphs` too.
+  private static func breakLines(
+    _ text: String, face: FontFace, pixelSize: Double, weight: FontWeight, maxWidth: Double?, lineLimit: Int?,
+    paragraphs: (String) -> ShapedParagraph
+  ) -> (lines: [(paragraph: ShapedParagraph, range: Range<Int>)], truncatedLine: String?) {
+    func measure(_ string: String) -> Measured { Measured(paragraphs(string).runs, pixelSize: pixelSize) }
+    var lines: [(paragraph: ShapedParagraph, range: Range<Int>)] = []
+    for text in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+      let paragraph = paragraphs(text)
+      // A piece cut where breaking is safe is measured from the paragraph's
+      // glyphs, exactly as shaped on its own; any other is shaped on its own.
+      var clusters: [Double]?
+      func measured(_ range: Range<Int>) -> Measured {
+        let advances = clusters ?? paragraph.clusterAdvances(pixelSize: pixelSize)
+        clusters = advances
+        return paragraph.measure(range, pixelSize: pixelSize, clusters: advances, shape: measure)
+      }
+      let wrapped = wrapRanges(
+        paragraph.scalars, maxWidth: maxWidth, measure: measured, contentEnd: paragraph.contentEnd
+      ) { paragraph.lineEnd(from: $0, maxWidth: $1, pixelSize: pixelSize) }
+      for range in wrapped { lines.append((paragraph, range)) }
+    }
+    guard let lineLimit, lineLimit > 0, lines.count > lineLimit else { return (lines, nil) }
+    let rest = lines[(lineLimit - 1)...].map { $0.paragraph.string($0.range) }.joined(separator: " ")
+    return (Array(lines.prefix(lineLimit - 1)), truncate(rest, maxWidth: maxWidth, measure: measure))
+  }
+
+  /// The size the layout of `text` has (`width`, `height`) and whether it is
+  /// cut short, as `init` would make it, to the bit, without making its lines:
+  /// a line that is a piece of its paragraph is measured from the paragraph's
+  /// advances, any other shaped on its own, as `init` shapes it. What layout
+  /// asks of a text under each proposal.
+  static func measure(
+    _ text: String, face: FontFace, pixelSize: Double, weight: FontWeight, maxWidth: Double?, lineLimit: Int?,
+    paragraphs: (String) -> ShapedParagraph
+  ) -> (width: Double, height: Double, truncated: Bool) {
+    func width(_ runs: [ShapedRun]) -> Double { runs.reduce(0) { $0 + $1.advance(pixelSize: pixelSize) } }
+    let broken = breakLines(
+      text, face: face, pixelSize: pixelSize, weight: weight, maxWidth: maxWidth, lineLimit: lineLimit,
+      paragraphs: paragraphs)
+    var widest = 0.0
+    var count = 0
+    for line in broken.lines {
+      let content = line.paragraph.withoutTrailingSpaces(line.range)
+      let w =
+        line.paragraph.width(of: content, pixelSize: pixelSize)
+        ?? line.paragraph.measure(content, pixelSize: pixelSize, clusters: []) {
+          Measured(paragraphs($0).runs, pixelSize: pixelSize)
+        }.width
+      widest = count == 0 ? w : max(widest, w)
+      count += 1
+    }
+    if let last = broken.truncatedLine {
+      let w = width(paragraphs(last.trimmingTrailingSpaces).runs)
+      widest = count == 0 ? w : max(widest, w)
+      count += 1
+    }
+    let box = maxWidth.map { min($0, widest) } ?? widest
+    return (box, Double(count) * face.lineHeight(pixelSize: pixelSize), broken.truncatedLine != nil)
   }
 
   /// The same layout `factor` times larger: a layout made in points, drawn at a
@@ -259,9 +342,9 @@ public struct TextLayout: Sendable {
     /// The advance, pixels: the runs' advances summed as a line's width is.
     var width: Double
     /// Each cluster's advance, pixels, in the order of the text.
-    var clusters: [Double]
+    var clusters: ArraySlice<Double>
 
-    init(width: Double, clusters: [Double]) {
+    init(width: Double, clusters: ArraySlice<Double>) {
       self.width = width
       self.clusters = clusters
     }
@@ -283,7 +366,7 @@ public struct TextLayout: Sendable {
         }
         last = cluster
       }
-      self.init(width: runs.reduce(0) { $0 + $1.advance(pixelSize: pixelSize) }, clusters: clusters)
+      self.init(width: runs.reduce(0) { $0 + $1.advance(pixelSize: pixelSize) }, clusters: clusters[...])
     }
 
     /// What any longer text that begins with this one measures at least: the
@@ -316,22 +399,42 @@ public struct TextLayout: Sendable {
   /// O(n log line) shaped characters (measuring each candidate, and the whole rest
   /// for each line, cost O(n²)).
   static func wrap(_ paragraph: String, maxWidth: Double?, measure: (String) -> Measured) -> [String] {
-    guard let maxWidth, measure(paragraph.trimmingTrailingSpaces).width > maxWidth else { return [paragraph] }
     let scalars = Array(paragraph.unicodeScalars)
+    return wrapRanges(scalars, maxWidth: maxWidth) { measure(String(String.UnicodeScalarView(scalars[$0]))) }
+      .map { String(String.UnicodeScalarView(scalars[$0])) }
+  }
+
+  /// `wrap`, on a paragraph's scalars, measuring pieces of it by their range
+  /// (without their trailing spaces): each line's range, the spaces a break
+  /// leaves at its end left out. `lineEnd`, given the start of a line and the
+  /// width, may give where that line ends, worked out faster; where it gives
+  /// nil, the line is worked out here.
+  static func wrapRanges(
+    _ scalars: [Unicode.Scalar], maxWidth: Double?, measure: (Range<Int>) -> Measured, contentEnd ends: [Int]? = nil,
+    lineEnd: ((Int, Double) -> Int?)? = nil
+  ) -> [Range<Int>] {
     let count = scalars.count
-    func string(_ range: Range<Int>) -> String { String(String.UnicodeScalarView(scalars[range])) }
-    // Where a run ending at i ends without its trailing spaces.
-    var contentEnd = [Int](repeating: 0, count: count + 1)
-    for i in 0..<count { contentEnd[i + 1] = scalars[i].properties.isWhitespace ? contentEnd[i] : i + 1 }
+    // Where a run ending at i ends without its trailing spaces (given, or made here).
+    let contentEnd =
+      ends
+      ?? scalars.indices.reduce(into: [0]) { ends, i in
+        ends.append(scalars[i].properties.isWhitespace ? ends[i] : i + 1)
+      }
+    guard let maxWidth, measure(0..<contentEnd[count]).width > maxWidth else { return [0..<count] }
     // start..<end, less its trailing spaces, measured.
-    func measured(_ start: Int, _ end: Int) -> Measured { measure(string(start..<max(start, contentEnd[end]))) }
+    func measured(_ start: Int, _ end: Int) -> Measured { measure(start..<max(start, contentEnd[end])) }
     func isBreak(_ i: Int) -> Bool { i == count || scalars[i] == " " }
-    var lines: [String] = []
+    var lines: [Range<Int>] = []
     var start = 0
     while start < count {
       // Skip the spaces a break leaves at the start of a line.
       while start < count && scalars[start] == " " { start += 1 }
       guard start < count else { break }
+      if let stop = lineEnd?(start, maxWidth) {
+        lines.append(start..<stop)
+        start = stop
+        continue
+      }
       // No line from `start` ending at `limit` or later fits.
       let limit =
         firstPassing((start + 1)..<(count + 1)) { measured(start, $0).bound(unsettled: unsettledClusters) > maxWidth }
@@ -358,10 +461,10 @@ public struct TextLayout: Sendable {
         end = max(stop, start + 1)
       }
       let stop = end ?? start + 1
-      lines.append(string(start..<stop))
+      lines.append(start..<stop)
       start = stop
     }
-    return lines.isEmpty ? [""] : lines
+    return lines.isEmpty ? [0..<0] : lines
   }
 
   /// What fits of `text` in `maxWidth` (nil: all of it), then "…": the longest

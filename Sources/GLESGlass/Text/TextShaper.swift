@@ -31,6 +31,11 @@ public struct ShapedRun: Sendable {
   public var isRightToLeft: Bool
   /// Its ISO 15924 script tag, such as "Latn" or "Arab".
   public var script: String
+  /// The clusters (indices in the text's Unicode scalars) before which HarfBuzz
+  /// says breaking the text and shaping each side on its own could give other
+  /// glyphs (`HB_GLYPH_FLAG_UNSAFE_TO_BREAK`): everywhere else, a piece of the
+  /// text shaped on its own is the piece of these glyphs.
+  var unsafeToBreak: Set<Int> = []
 
   /// Its advance at `pixelSize`, pixels.
   public func advance(pixelSize: Double) -> Double {
@@ -53,8 +58,7 @@ public enum TextShaper {
   public static func shape(_ text: String, face: FontFace, weight: FontWeight = .regular) -> [ShapedRun] {
     let scalars = Array(text.unicodeScalars)
     guard !scalars.isEmpty else { return [] }
-    let fonts = face.fonts ?? FontCache(faceBytes: CacheBudgets().fontBytes, matchBytes: CacheBudgets().fontMatchBytes)
-    let runs = itemize(scalars, face: face, weight: weight, fonts: fonts)
+    let runs = itemize(scalars, face: face, weight: weight, fonts: fonts(of: face))
     let codepoints = scalars.map(\.value)
     var shaped: [ShapedRun] = []
     for run in runs {
@@ -70,9 +74,12 @@ public enum TextShaper {
       let infos = hb_buffer_get_glyph_infos(buffer, &count)
       let positions = hb_buffer_get_glyph_positions(buffer, &count)
       var glyphs: [ShapedGlyph] = []
+      var unsafe: Set<Int> = []
       glyphs.reserveCapacity(Int(count))
       if let infos, let positions {
         for i in 0..<Int(count) {
+          // hb_glyph_info_get_glyph_flags is a macro: the flags are the mask's low bits.
+          if infos[i].mask & HB_GLYPH_FLAG_UNSAFE_TO_BREAK.rawValue != 0 { unsafe.insert(Int(infos[i].cluster)) }
           glyphs.append(
             ShapedGlyph(
               id: infos[i].codepoint, cluster: Int(infos[i].cluster), xAdvance: positions[i].x_advance,
@@ -83,11 +90,17 @@ public enum TextShaper {
         ShapedRun(
           face: run.face, glyphs: glyphs, scalars: run.range,
           isRightToLeft: hb_script_get_horizontal_direction(run.script) == HB_DIRECTION_RTL,
-          script: tag(run.script)))
+          script: tag(run.script), unsafeToBreak: unsafe))
     }
     // The paragraph reads in the direction of its first run with a strong script.
     if let first = shaped.first(where: { $0.script != "Zyyy" }), first.isRightToLeft { shaped.reverse() }
     return shaped
+  }
+
+  /// Where `face`'s fallbacks are found: the cache that opened it, else one
+  /// made for this call.
+  static func fonts(of face: FontFace) -> FontCache {
+    face.fonts ?? FontCache(faceBytes: CacheBudgets().fontBytes, matchBytes: CacheBudgets().fontMatchBytes)
   }
 
   /// A run before shaping.

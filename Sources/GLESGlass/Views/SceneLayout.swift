@@ -29,27 +29,32 @@ extension Scene {
     try laidOutWithSources(images: images, caches: caches).scene
   }
 
-  /// `laidOut`, and where each layer its `body` made was written, in order
-  /// (those layers follow the scene's own `layers`).
+  /// `laidOut`, where each layer its `body` made was written, in order
+  /// (those layers follow the scene's own `layers`), and the warnings about
+  /// its view trees' layout (the body's, then each state's).
   func laidOutWithSources(
     images: SceneImages, caches: RenderCaches? = nil
-  ) throws -> (scene: Scene, bodySources: [ViewLayout.LayerSource]) {
-    guard needsLayout else { return (self, []) }
+  ) throws -> (scene: Scene, bodySources: [ViewLayout.LayerSource], warnings: [LayoutWarning]) {
+    guard needsLayout else { return (self, [], []) }
     let caches = RenderCaches.given(caches)
     let layout = viewLayout(images: images, caches: caches)
     let resolver = EnvironmentResolver(environment: environment)
     var scene = environment.isDefault ? self : resolver.scene(self)
     var bodySources: [ViewLayout.LayerSource] = []
+    var warnings: [LayoutWarning] = []
     if let body = scene.body {
       let result = try layout.resolve(body, at: "body", canvas: size, safeArea: safeAreaInsets)
       scene.layers += result.layers
       bodySources = result.sources
+      warnings += result.warnings
       scene.body = nil
     }
     for index in scene.states.indices {
       guard let body = scene.states[index].body else { continue }
       let path = "states.\(JSONNode.shortened(scene.states[index].name)).body"
-      scene.states[index].layers += try layout.resolve(body, at: path, canvas: size, safeArea: safeAreaInsets).layers
+      let result = try layout.resolve(body, at: path, canvas: size, safeArea: safeAreaInsets)
+      scene.states[index].layers += result.layers
+      warnings += result.warnings
       scene.states[index].body = nil
     }
     let fitting = ContentFitting(directory: images.directory, caches: caches)
@@ -59,7 +64,7 @@ extension Scene {
     }
     scene.layers = try fitting.fitted(scene.layers, at: "")
     // What layout added (a shape's primary colour, a button's accent) resolved too.
-    return (environment.isDefault ? scene : resolver.scene(scene), bodySources)
+    return (environment.isDefault ? scene : resolver.scene(scene), bodySources, warnings)
   }
 
   /// Every view of the scene's view tree (`body`) laid out: its kind, its path,
@@ -68,10 +73,19 @@ extension Scene {
   /// measured with `caches` (nil: those bound by `RenderCaches.use`, else new
   /// ones for this call alone).
   public func resolvedViews(images: SceneImages, caches: RenderCaches? = nil) throws -> [ResolvedView] {
-    guard let body = resolvedInEnvironment.body else { return [] }
-    return try viewLayout(images: images, caches: RenderCaches.given(caches)).resolve(
-      body, at: "body", canvas: size, safeArea: safeAreaInsets
-    ).views
+    try resolvedLayout(images: images, caches: caches).views
+  }
+
+  /// `resolvedViews`, and the warnings about the layout (`LayoutWarning`: views
+  /// off the canvas, siblings in a stack drawn over one another, text cut
+  /// short, frames with no finite size), in the order of the views.
+  public func resolvedLayout(
+    images: SceneImages, caches: RenderCaches? = nil
+  ) throws -> (views: [ResolvedView], warnings: [LayoutWarning]) {
+    guard let body = resolvedInEnvironment.body else { return ([], []) }
+    let result = try viewLayout(images: images, caches: RenderCaches.given(caches)).resolve(
+      body, at: "body", canvas: size, safeArea: safeAreaInsets)
+    return (result.views, result.warnings)
   }
 }
 
